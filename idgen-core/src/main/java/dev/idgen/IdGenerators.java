@@ -1,0 +1,29 @@
+package dev.idgen;
+
+import dev.idgen.snowflake.SnowflakeGenerator;
+
+/**
+ * The front door: generators with the defaults most services want.
+ *
+ * <p>Each call makes a new, independent generator. Keep one per process (per machine id, for
+ * Snowflake) and share it between threads: all generators here are thread-safe.
+ */
+public final class IdGenerators {
+
+    private IdGenerators() {
+    }
+
+    /**
+     * A Snowflake generator with Twitter's layout (41-bit milliseconds since 2010-11-04T01:42:54.657Z,
+     * 10-bit machine id, 12-bit sequence), the system clock and the default clock-backwards policy
+     * ({@link dev.idgen.snowflake.ClockBackwardsPolicy#defaultPolicy()}).
+     *
+     * @param machineId this generator's machine id, 0 to 1023, unique among all generators that
+     *     write to the same ID space
+     * @return a new generator
+     * @throws IllegalArgumentException if {@code machineId} is outside 0..1023
+     */
+    public static SnowflakeGenerator snowflake(long machineId) {
+        return SnowflakeGenerator.builder().machineId(machineId).build();
+    }
+}

@@ -1,0 +1,220 @@
+package dev.idgen.snowflake;
+
+import dev.idgen.LongIdGenerator;
+import dev.idgen.machine.MachineIdLease;
+import dev.idgen.machine.MachineIdLostException;
+import dev.idgen.sequence.TickSequence;
+import java.time.InstantSource;
+import java.util.Objects;
+
+/**
+ * Makes 64-bit Snowflake IDs: {@code timestamp | machine id | sequence}, cut as its
+ * {@link SnowflakeLayout} says.
+ *
+ * <p>Thread-safe and lock-free: {@link #nextLong()} reads the clock once, checks the machine-id
+ * lease, and takes its (tick, sequence) pair from one CAS on a padded, packed {@code long}; it
+ * allocates nothing. IDs from one generator are unique and strictly increasing in the order the
+ * calls return, under every {@link ClockBackwardsPolicy}.
+ *
+ * <p>When the sequence of a tick is exhausted (4,096 IDs in one millisecond with Twitter's layout)
+ * the call spins until the clock reaches the next tick, as Twitter's {@code tilNextMillis}; under
+ * {@link ClockBackwardsPolicy#runAhead(java.time.Duration)} it takes the next tick at once, within
+ * that policy's bound. A thread interrupted while waiting gets an {@link IllegalStateException}.
+ *
+ * <pre>{@code
+ * SnowflakeGenerator ids = SnowflakeGenerator.builder()
+ *         .layout(SnowflakeLayout.TWITTER)
+ *         .machineId(42)
+ *         .onClockBackwards(ClockBackwardsPolicy.waitUpTo(Duration.ofMillis(5)))
+ *         .build();
+ * long id = ids.nextLong();
+ * }</pre>
+ */
+public final class SnowflakeGenerator implements LongIdGenerator {
+
+    private final SnowflakeLayout layout;
+    private final MachineIdLease lease;
+    private final ClockBackwardsPolicy policy;
+    private final TickSequence sequence;
+    private final int timestampShift;
+    private final int sequenceShift;
+    private final long machineField;
+
+    private SnowflakeGenerator(Builder b) {
+        this.layout = b.layout;
+        this.lease = b.lease;
+        this.policy = b.policy;
+        this.timestampShift = layout.timestampShift();
+        this.sequenceShift = layout.sequenceShift();
+        this.machineField = lease.machineId() << layout.machineShift();
+        long firstSequenceBound = b.randomSequenceStart ? (layout.maxSequence() + 1) / 2 : 0;
+        this.sequence = new TickSequence(b.clock, layout.epoch().toEpochMilli(), layout.tickMillis(),
+                layout.maxTimestamp(), layout.sequenceBits(), firstSequenceBound, policy,
+                SnowflakeGenerator.class);
+    }
+
+    /**
+     * A builder with Twitter's layout, the system clock and the default policy; the machine id must
+     * be set.
+     *
+     * @return a new builder
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Makes the next ID.
+     *
+     * @return an ID greater than every ID this generator returned before
+     * @throws MachineIdLostException if the machine-id lease is no longer held
+     * @throws ClockMovedBackwardsException if the clock is further behind the last tick used than
+     *     the policy allows
+     * @throws IllegalStateException if the clock is before the layout's epoch or past its last
+     *     instant, or the thread was interrupted while waiting for the next tick
+     */
+    @Override
+    public long nextLong() {
+        if (!lease.isHeld()) {
+            throw new MachineIdLostException(lease);
+        }
+        long pair = sequence.next();
+        return sequence.tickOf(pair) << timestampShift | machineField
+                | sequence.counterOf(pair) << sequenceShift;
+    }
+
+    /**
+     * Takes an ID of this generator's layout apart.
+     *
+     * @param id an ID
+     * @return its fields
+     */
+    public SnowflakeId decode(long id) {
+        return layout.decode(id);
+    }
+
+    /** @return the layout */
+    public SnowflakeLayout layout() {
+        return layout;
+    }
+
+    /** @return the machine id in every ID this generator makes */
+    public long machineId() {
+        return lease.machineId();
+    }
+
+    /** @return the clock-backwards policy */
+    public ClockBackwardsPolicy policy() {
+        return policy;
+    }
+
+    @Override
+    public String toString() {
+        return "SnowflakeGenerator[layout=" + layout.name() + ", machine=" + lease + ", policy=" + policy + "]";
+    }
+
+    /** Configures a {@link SnowflakeGenerator}. Not thread-safe; each {@link #build()} is independent. */
+    public static final class Builder {
+        private SnowflakeLayout layout = SnowflakeLayout.TWITTER;
+        private MachineIdLease lease;
+        private InstantSource clock = InstantSource.system();
+        private ClockBackwardsPolicy policy = ClockBackwardsPolicy.defaultPolicy();
+        private boolean randomSequenceStart;
+
+        private Builder() {
+        }
+
+        /**
+         * @param layout the layout; default {@link SnowflakeLayout#TWITTER}
+         * @return this builder
+         */
+        public Builder layout(SnowflakeLayout layout) {
+            this.layout = Objects.requireNonNull(layout, "layout");
+            return this;
+        }
+
+        /**
+         * A fixed machine id from configuration; the operator keeps it unique.
+         *
+         * @param machineId 0 to the layout's {@link SnowflakeLayout#maxMachineId()}, checked at
+         *     {@link #build()}
+         * @return this builder
+         * @throws IllegalArgumentException if {@code machineId} is negative
+         */
+        public Builder machineId(long machineId) {
+            this.lease = MachineIdLease.fixed(machineId);
+            return this;
+        }
+
+        /**
+         * A machine id that can be lost (from a coordinator): once {@code lease.isHeld()} is false,
+         * {@link SnowflakeGenerator#nextLong()} throws {@link MachineIdLostException}.
+         *
+         * @param lease the lease
+         * @return this builder
+         */
+        public Builder machineId(MachineIdLease lease) {
+            this.lease = Objects.requireNonNull(lease, "lease");
+            return this;
+        }
+
+        /**
+         * @param clock the only source of time; default {@link InstantSource#system()}
+         * @return this builder
+         */
+        public Builder clock(InstantSource clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /**
+         * @param policy what to do when the clock steps back; default
+         *     {@link ClockBackwardsPolicy#defaultPolicy()}, waiting up to 5 ms
+         * @return this builder
+         */
+        public Builder onClockBackwards(ClockBackwardsPolicy policy) {
+            this.policy = Objects.requireNonNull(policy, "policy");
+            return this;
+        }
+
+        /**
+         * Start the sequence of each new tick at a random value in the lower half of its range
+         * instead of at 0. At low traffic most IDs then no longer end in sequence 0, so sharding by
+         * {@code id % n} spreads evenly; it costs one {@code ThreadLocalRandom} draw per new tick and
+         * halves the IDs guaranteed per tick before the generator waits for the next one.
+         *
+         * @param random whether to start at random; default {@code false}
+         * @return this builder
+         */
+        public Builder randomSequenceStart(boolean random) {
+            this.randomSequenceStart = random;
+            return this;
+        }
+
+        /**
+         * @return a new generator
+         * @throws IllegalArgumentException if no machine id was set, the machine id is outside the
+         *     layout, or the clock reads a time the layout cannot encode (the epoch is in the
+         *     future, or the layout has run out)
+         */
+        public SnowflakeGenerator build() {
+            if (lease == null) {
+                throw new IllegalArgumentException("no machine id set; call machineId(0.."
+                        + layout.maxMachineId() + ") with an id unique to this generator");
+            }
+            long id = lease.machineId();
+            if (id < 0 || id > layout.maxMachineId()) {
+                throw new IllegalArgumentException("machine id " + id + " is outside layout "
+                        + layout.name() + "'s range 0.." + layout.maxMachineId());
+            }
+            SnowflakeGenerator generator = new SnowflakeGenerator(this);
+            try {
+                generator.sequence.currentTick();
+            } catch (IllegalStateException e) {
+                throw new IllegalArgumentException("layout " + layout.name() + " cannot be used with this clock: "
+                        + e.getMessage(), e);
+            }
+            return generator;
+        }
+    }
+}

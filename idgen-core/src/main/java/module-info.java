@@ -1,0 +1,22 @@
+/**
+ * idgen core: ID generators that need no central counter.
+ *
+ * <ul>
+ *   <li>{@link dev.idgen} - the {@link dev.idgen.IdGenerator} contract and the
+ *       {@link dev.idgen.IdGenerators} front door;</li>
+ *   <li>{@link dev.idgen.snowflake} - 64-bit Snowflake IDs: layouts, the lock-free generator,
+ *       clock-backwards policies and the decoder;</li>
+ *   <li>{@link dev.idgen.machine} - the seam through which a generator gets, and may lose, its
+ *       machine id.</li>
+ * </ul>
+ *
+ * <p>{@code dev.idgen.sequence} holds the packed (tick, counter) state shared by the time-ordered
+ * generators; it is not exported.
+ */
+module dev.idgen.core {
+    requires org.slf4j;
+
+    exports dev.idgen;
+    exports dev.idgen.machine;
+    exports dev.idgen.snowflake;
+}
