@@ -1,0 +1,503 @@
+package dev.idgen.testkit.index;
+
+import java.util.Arrays;
+import java.util.Objects;
+import java.util.UUID;
+
+/**
+ * A B+ tree primary-key index in memory that counts what a database would do for a stream of keys:
+ * splits, page writes, pages, leaf fill, bytes and buffer-pool hits. See {@link IndexStats}.
+ *
+ * <p>Leaves hold up to {@code leafCapacity} keys, internal pages up to {@code internalCapacity}
+ * children; both are given directly or derived from a {@link PageFormat}, the {@link KeyType} and
+ * the row size. A full page splits by one of the two rules engines use:
+ * <ul>
+ *   <li>an insert past the last key of the rightmost page of its level opens a new page holding
+ *       just that entry and leaves the full page full (InnoDB and PostgreSQL both special-case
+ *       this, which is why ever-increasing keys fill pages to 100 %);</li>
+ *   <li>any other insert into a full page splits it in half: the lower half (one more when odd)
+ *       stays, the upper half moves to a new page.</li>
+ * </ul>
+ * When the root splits, a new root is made and the tree grows by one level.
+ *
+ * <p>Keys live in {@code long} arrays, one per page, so ten million keys take a few hundred MB at
+ * most (no object per key). Not thread-safe: feed it from one thread.
+ *
+ * <pre>{@code
+ * IndexModel model = IndexModel.builder(KeyType.BIGINT).leafCapacity(4).build();
+ * for (long k = 1; k <= 12; k++) model.insert(k);
+ * model.stats();  // 3 leaves, 2 splits, 16 page writes, 100 % fill
+ * }</pre>
+ */
+public final class IndexModel {
+
+    /** The fewest keys a leaf may hold. */
+    public static final int MIN_LEAF_CAPACITY = 2;
+
+    /** The fewest children an internal page may hold. */
+    public static final int MIN_INTERNAL_CAPACITY = 3;
+
+    /** The most entries a page may hold. */
+    public static final int MAX_CAPACITY = 1 << 20;
+
+    /** The deepest tree the model follows (far beyond any real index). */
+    private static final int MAX_HEIGHT = 64;
+
+    private final KeyType keyType;
+    private final int words;
+    private final int leafCapacity;
+    private final int internalCapacity;
+    private final int pageBytes;
+    private final LruPool pool;
+
+    /** The key being inserted, as unsigned words. */
+    private final long[] probe;
+    /** The separator travelling up after a split. */
+    private final long[] separator;
+    private final Internal[] pathPages = new Internal[MAX_HEIGHT];
+    private final int[] pathChild = new int[MAX_HEIGHT];
+    private final boolean[] pathRightmost = new boolean[MAX_HEIGHT];
+
+    private Page root;
+    private int height = 1;
+    private int nextPageId;
+    private long keys;
+    private long duplicates;
+    private long leafAppendSplits;
+    private long leafHalfSplits;
+    private long internalSplits;
+    private long pageWrites;
+    private long leafPages;
+    private long internalPages;
+
+    private IndexModel(Builder b) {
+        this.keyType = b.keyType;
+        this.words = keyType.words();
+        this.pageBytes = b.format.pageBytes();
+        this.leafCapacity = b.leafCapacity > 0 ? b.leafCapacity
+                : b.format.leafCapacity(keyType.storedBytes(), b.rowBytes);
+        this.internalCapacity = b.internalCapacity > 0 ? b.internalCapacity
+                : b.format.internalCapacity(keyType.storedBytes());
+        this.pool = b.poolPages > 0 ? new LruPool(b.poolPages) : null;
+        this.probe = new long[words];
+        this.separator = new long[words];
+        this.root = newLeaf();
+    }
+
+    /**
+     * A builder for an index on keys of this type: InnoDB 16 KiB pages, key-only rows, no buffer
+     * pool, unless told otherwise.
+     *
+     * @param keyType the key column
+     * @return a new builder
+     */
+    public static Builder builder(KeyType keyType) {
+        return new Builder(keyType);
+    }
+
+    /**
+     * Inserts a {@code long} key (a {@link KeyType.Kind#LONG} index), in signed order.
+     *
+     * @param key the key
+     * @return {@code true} if inserted, {@code false} if it was already there (counted as a duplicate)
+     * @throws IllegalStateException if the index is not on {@code long} keys
+     */
+    public boolean insert(long key) {
+        requireKind(KeyType.Kind.LONG);
+        probe[0] = key ^ Long.MIN_VALUE; // flip the sign bit: unsigned order of the word = signed order of the key
+        return insertProbe();
+    }
+
+    /**
+     * Inserts a 128-bit key (a {@link KeyType.Kind#UINT128} index), in unsigned order: the high
+     * word first.
+     *
+     * @param high the high 64 bits (a UUID's most significant bits)
+     * @param low the low 64 bits
+     * @return {@code true} if inserted, {@code false} if it was already there
+     * @throws IllegalStateException if the index is not on 128-bit keys
+     */
+    public boolean insert(long high, long low) {
+        requireKind(KeyType.Kind.UINT128);
+        probe[0] = high;
+        probe[1] = low;
+        return insertProbe();
+    }
+
+    /**
+     * Inserts a UUID key (a {@link KeyType.Kind#UINT128} index), compared as unsigned bytes as RFC
+     * 9562 section 6.11 says, not as {@link UUID#compareTo} does.
+     *
+     * @param key the key
+     * @return {@code true} if inserted, {@code false} if it was already there
+     * @throws IllegalStateException if the index is not on 128-bit keys
+     */
+    public boolean insert(UUID key) {
+        return insert(key.getMostSignificantBits(), key.getLeastSignificantBits());
+    }
+
+    /**
+     * Inserts a byte-string key (a {@link KeyType.Kind#BYTES} index), in unsigned lexicographic
+     * order, a prefix before the longer key.
+     *
+     * @param key the key, up to the key type's length
+     * @return {@code true} if inserted, {@code false} if it was already there
+     * @throws IllegalStateException if the index is not on byte strings
+     * @throws IllegalArgumentException if the key is longer than the key type allows
+     */
+    public boolean insert(byte[] key) {
+        requireKind(KeyType.Kind.BYTES);
+        if (key.length > keyType.storedBytes()) {
+            throw new IllegalArgumentException("key of " + key.length + " bytes is longer than "
+                    + keyType + " allows (" + keyType.storedBytes() + ")");
+        }
+        // zero-padded big-endian words, then the length: padding ties are broken by length, so a
+        // prefix sorts before every longer key that starts with it
+        Arrays.fill(probe, 0);
+        for (int i = 0; i < key.length; i++) {
+            probe[i >>> 3] |= (key[i] & 0xFFL) << (56 - 8 * (i & 7));
+        }
+        probe[words - 1] = key.length;
+        return insertProbe();
+    }
+
+    /**
+     * What the model counted so far.
+     *
+     * @return the counts
+     */
+    public IndexStats stats() {
+        return new IndexStats(keyType, keys, duplicates, leafAppendSplits, leafHalfSplits, internalSplits,
+                pageWrites, leafPages, internalPages, height, leafCapacity, internalCapacity, pageBytes,
+                pool == null ? 0 : pool.capacity(), pool == null ? 0 : pool.accesses(),
+                pool == null ? 0 : pool.hits());
+    }
+
+    /** @return the key column */
+    public KeyType keyType() {
+        return keyType;
+    }
+
+    /** @return keys per leaf page */
+    public int leafCapacity() {
+        return leafCapacity;
+    }
+
+    /** @return children per internal page */
+    public int internalCapacity() {
+        return internalCapacity;
+    }
+
+    private void requireKind(KeyType.Kind kind) {
+        if (keyType.kind() != kind) {
+            throw new IllegalStateException("this index is on " + keyType + " keys (" + keyType.kind()
+                    + "); a " + kind + " key does not fit it");
+        }
+    }
+
+    private boolean insertProbe() {
+        Page page = root;
+        boolean rightmost = true;
+        int level = 0;
+        while (page instanceof Internal internal) {
+            touch(internal);
+            int child = childFor(internal);
+            pathPages[level] = internal;
+            pathChild[level] = child;
+            pathRightmost[level] = rightmost;
+            rightmost &= child == internal.count - 1;
+            level++;
+            page = internal.children[child];
+        }
+        Leaf leaf = (Leaf) page;
+        touch(leaf);
+        int pos = lowerBound(leaf);
+        if (pos < leaf.count && compare(leaf.keys, pos, probe) == 0) {
+            duplicates++;
+            return false;
+        }
+        keys++;
+        if (leaf.count < leafCapacity) {
+            insertWords(leaf.keys, leaf.count, pos, probe);
+            leaf.count++;
+            pageWrites++;
+            return true;
+        }
+        pageWrites += 3; // the leaf, the new leaf, the parent
+        Page sibling = rightmost && pos == leaf.count ? appendLeaf() : splitLeaf(leaf, pos);
+        for (int l = level - 1; l >= 0; l--) {
+            Internal parent = pathPages[l];
+            int child = pathChild[l];
+            if (parent.count < internalCapacity) {
+                addChild(parent, child, sibling);
+                return true;
+            }
+            internalSplits++;
+            pageWrites += 2; // the new internal page and its parent
+            sibling = pathRightmost[l] && child == parent.count - 1
+                    ? appendInternal(sibling) : splitInternal(parent, child, sibling);
+        }
+        growRoot(sibling);
+        return true;
+    }
+
+    /** The rightmost rule: a new leaf holding just the probe; the separator is the probe. */
+    private Leaf appendLeaf() {
+        leafAppendSplits++;
+        Leaf leaf = newLeaf();
+        System.arraycopy(probe, 0, leaf.keys, 0, words);
+        leaf.count = 1;
+        System.arraycopy(probe, 0, separator, 0, words);
+        return leaf;
+    }
+
+    /** The half split: the probe goes in, the upper half moves out; the separator is its first key. */
+    private Leaf splitLeaf(Leaf leaf, int pos) {
+        leafHalfSplits++;
+        insertWords(leaf.keys, leaf.count, pos, probe); // the array has one spare slot for this
+        leaf.count++;
+        int stay = (leaf.count + 1) / 2;
+        Leaf right = newLeaf();
+        right.count = leaf.count - stay;
+        System.arraycopy(leaf.keys, stay * words, right.keys, 0, right.count * words);
+        leaf.count = stay;
+        System.arraycopy(right.keys, 0, separator, 0, words);
+        return right;
+    }
+
+    /** The rightmost rule one level up: a new internal page whose one child is {@code child}. */
+    private Internal appendInternal(Page child) {
+        Internal page = newInternal();
+        page.children[0] = child;
+        page.count = 1;
+        return page; // the separator travels up unchanged
+    }
+
+    private Internal splitInternal(Internal page, int child, Page sibling) {
+        addChild(page, child, sibling); // the arrays have one spare child slot for this
+        int stay = (page.count + 1) / 2;
+        Internal right = newInternal();
+        right.count = page.count - stay;
+        System.arraycopy(page.children, stay, right.children, 0, right.count);
+        Arrays.fill(page.children, stay, page.count, null);
+        // separators: stay - 1 remain, the next travels up, the rest move right
+        System.arraycopy(page.keys, (stay - 1) * words, separator, 0, words);
+        System.arraycopy(page.keys, stay * words, right.keys, 0, (right.count - 1) * words);
+        page.count = stay;
+        return right;
+    }
+
+    /** Puts {@code sibling} right after child {@code child}, with the separator before it. */
+    private void addChild(Internal page, int child, Page sibling) {
+        insertWords(page.keys, page.count - 1, child, separator);
+        System.arraycopy(page.children, child + 1, page.children, child + 2, page.count - child - 1);
+        page.children[child + 1] = sibling;
+        page.count++;
+    }
+
+    private void growRoot(Page sibling) {
+        Internal top = newInternal();
+        top.children[0] = root;
+        top.children[1] = sibling;
+        System.arraycopy(separator, 0, top.keys, 0, words);
+        top.count = 2;
+        root = top;
+        height++;
+    }
+
+    /** The child to descend into: the number of separators at or below the probe. */
+    private int childFor(Internal page) {
+        int lo = 0;
+        int hi = page.count - 1;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (compare(page.keys, mid, probe) <= 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    /** The first position whose key is at or above the probe. */
+    private int lowerBound(Leaf leaf) {
+        int lo = 0;
+        int hi = leaf.count;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (compare(leaf.keys, mid, probe) < 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    private int compare(long[] array, int index, long[] key) {
+        int base = index * words;
+        for (int w = 0; w < words; w++) {
+            int c = Long.compareUnsigned(array[base + w], key[w]);
+            if (c != 0) {
+                return c;
+            }
+        }
+        return 0;
+    }
+
+    /** Inserts {@code key} at {@code pos} into the first {@code count} keys of {@code array}. */
+    private void insertWords(long[] array, int count, int pos, long[] key) {
+        System.arraycopy(array, pos * words, array, (pos + 1) * words, (count - pos) * words);
+        System.arraycopy(key, 0, array, pos * words, words);
+    }
+
+    private void touch(Page page) {
+        if (pool != null) {
+            pool.access(page.id);
+        }
+    }
+
+    private Leaf newLeaf() {
+        leafPages++;
+        Leaf leaf = new Leaf(nextPageId++, (leafCapacity + 1) * words);
+        admit(leaf);
+        return leaf;
+    }
+
+    private Internal newInternal() {
+        internalPages++;
+        Internal page = new Internal(nextPageId++, internalCapacity * words, internalCapacity + 1);
+        admit(page);
+        return page;
+    }
+
+    private void admit(Page page) {
+        if (pool != null) {
+            pool.admit(page.id);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "IndexModel[" + keyType + ", leaf capacity " + leafCapacity + ", internal capacity "
+                + internalCapacity + ", " + pageBytes + "-byte pages]";
+    }
+
+    /** A page: its id (for the pool), its entry count and its keys, {@code words} longs each. */
+    private abstract static class Page {
+        final int id;
+        final long[] keys;
+        int count;
+
+        Page(int id, int keyWords) {
+            this.id = id;
+            this.keys = new long[keyWords];
+        }
+    }
+
+    /** {@code count} keys. */
+    private static final class Leaf extends Page {
+        Leaf(int id, int keyWords) {
+            super(id, keyWords);
+        }
+    }
+
+    /** {@code count} children and {@code count - 1} separators; child i holds keys below separator i. */
+    private static final class Internal extends Page {
+        final Page[] children;
+
+        Internal(int id, int keyWords, int children) {
+            super(id, keyWords);
+            this.children = new Page[children];
+        }
+    }
+
+    /** Configures an {@link IndexModel}. */
+    public static final class Builder {
+        private final KeyType keyType;
+        private PageFormat format = PageFormat.INNODB;
+        private int rowBytes;
+        private int leafCapacity;
+        private int internalCapacity;
+        private int poolPages;
+
+        private Builder(KeyType keyType) {
+            this.keyType = Objects.requireNonNull(keyType, "keyType");
+        }
+
+        /**
+         * @param format the engine's page layout, from which capacities are derived unless given
+         *     directly; default {@link PageFormat#INNODB}
+         * @return this builder
+         */
+        public Builder pageFormat(PageFormat format) {
+            this.format = Objects.requireNonNull(format, "format");
+            return this;
+        }
+
+        /**
+         * @param bytes bytes of each row stored in the leaf besides the key (a clustered index holds
+         *     the whole row); default 0
+         * @return this builder
+         * @throws IllegalArgumentException if negative
+         */
+        public Builder rowBytes(int bytes) {
+            if (bytes < 0) {
+                throw new IllegalArgumentException("row bytes " + bytes + " is negative; allowed 0 or more");
+            }
+            this.rowBytes = bytes;
+            return this;
+        }
+
+        /**
+         * @param capacity keys per leaf page, given directly instead of derived from the page format
+         * @return this builder
+         * @throws IllegalArgumentException if outside {@value IndexModel#MIN_LEAF_CAPACITY}..{@value IndexModel#MAX_CAPACITY}
+         */
+        public Builder leafCapacity(int capacity) {
+            this.leafCapacity = checkCapacity("leaf", capacity, MIN_LEAF_CAPACITY);
+            return this;
+        }
+
+        /**
+         * @param capacity children per internal page, given directly instead of derived
+         * @return this builder
+         * @throws IllegalArgumentException if outside {@value IndexModel#MIN_INTERNAL_CAPACITY}..{@value IndexModel#MAX_CAPACITY}
+         */
+        public Builder internalCapacity(int capacity) {
+            this.internalCapacity = checkCapacity("internal", capacity, MIN_INTERNAL_CAPACITY);
+            return this;
+        }
+
+        /**
+         * @param pages pages an LRU buffer pool holds, to count hits and misses; 0 (the default)
+         *     models no pool
+         * @return this builder
+         * @throws IllegalArgumentException if negative
+         */
+        public Builder bufferPoolPages(int pages) {
+            if (pages < 0) {
+                throw new IllegalArgumentException("buffer pool of " + pages + " pages; allowed 0 or more");
+            }
+            this.poolPages = pages;
+            return this;
+        }
+
+        /**
+         * @return a new, empty model
+         * @throws IllegalArgumentException if the page format cannot hold enough entries of this key
+         */
+        public IndexModel build() {
+            return new IndexModel(this);
+        }
+
+        private static int checkCapacity(String level, int capacity, int least) {
+            if (capacity < least || capacity > MAX_CAPACITY) {
+                throw new IllegalArgumentException(level + " capacity " + capacity + " is out of range; allowed "
+                        + least + ".." + MAX_CAPACITY);
+            }
+            return capacity;
+        }
+    }
+}
