@@ -2,10 +2,23 @@
  * idgen testkit: what tests of code that makes IDs need, and a model of what a key does to a
  * B+ tree index.
  *
- * <p>{@link dev.idgen.testkit.index} holds the B+ tree index model.
+ * <ul>
+ *   <li>{@link dev.idgen.testkit.clock} - controllable clocks that let generators wait without
+ *       real sleeping;</li>
+ *   <li>{@link dev.idgen.testkit.check} - uniqueness, order, k-order and field checkers with
+ *       readable failures;</li>
+ *   <li>{@link dev.idgen.testkit.stress} - a concurrent stress harness;</li>
+ *   <li>{@link dev.idgen.testkit.gen} - seeded generators of layouts, machine ids, clock scripts
+ *       and ID streams, for any property-testing tool;</li>
+ *   <li>{@link dev.idgen.testkit.index} - the B+ tree index model.</li>
+ * </ul>
  */
 module dev.idgen.testkit {
     requires transitive dev.idgen.core;
 
+    exports dev.idgen.testkit.check;
+    exports dev.idgen.testkit.clock;
+    exports dev.idgen.testkit.gen;
     exports dev.idgen.testkit.index;
+    exports dev.idgen.testkit.stress;
 }

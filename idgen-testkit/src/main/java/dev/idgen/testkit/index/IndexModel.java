@@ -19,6 +19,8 @@ import java.util.UUID;
  *       stays, the upper half moves to a new page.</li>
  * </ul>
  * When the root splits, a new root is made and the tree grows by one level.
+ * {@link RightmostSplit#AT_INSERT_POINT} adds a third rule for the rightmost leaf, closer to what
+ * engines do with nearly-sequential keys.
  *
  * <p>Keys live in {@code long} arrays, one per page, so ten million keys take a few hundred MB at
  * most (no object per key). Not thread-safe: feed it from one thread.
@@ -49,6 +51,7 @@ public final class IndexModel {
     private final int internalCapacity;
     private final int pageBytes;
     private final LruPool pool;
+    private final RightmostSplit rightmostSplit;
 
     /** The key being inserted, as unsigned words. */
     private final long[] probe;
@@ -65,6 +68,7 @@ public final class IndexModel {
     private long duplicates;
     private long leafAppendSplits;
     private long leafHalfSplits;
+    private long leafPointSplits;
     private long internalSplits;
     private long pageWrites;
     private long leafPages;
@@ -79,6 +83,7 @@ public final class IndexModel {
         this.internalCapacity = b.internalCapacity > 0 ? b.internalCapacity
                 : b.format.internalCapacity(keyType.storedBytes());
         this.pool = b.poolPages > 0 ? new LruPool(b.poolPages) : null;
+        this.rightmostSplit = b.rightmostSplit;
         this.probe = new long[words];
         this.separator = new long[words];
         this.root = newLeaf();
@@ -167,7 +172,8 @@ public final class IndexModel {
      * @return the counts
      */
     public IndexStats stats() {
-        return new IndexStats(keyType, keys, duplicates, leafAppendSplits, leafHalfSplits, internalSplits,
+        return new IndexStats(keyType, keys, duplicates, leafAppendSplits, leafHalfSplits, leafPointSplits,
+                internalSplits,
                 pageWrites, leafPages, internalPages, height, leafCapacity, internalCapacity, pageBytes,
                 pool == null ? 0 : pool.capacity(), pool == null ? 0 : pool.accesses(),
                 pool == null ? 0 : pool.hits());
@@ -224,7 +230,14 @@ public final class IndexModel {
             return true;
         }
         pageWrites += 3; // the leaf, the new leaf, the parent
-        Page sibling = rightmost && pos == leaf.count ? appendLeaf() : splitLeaf(leaf, pos);
+        Page sibling;
+        if (rightmost && pos == leaf.count) {
+            sibling = appendLeaf();
+        } else if (rightmost && rightmostSplit == RightmostSplit.AT_INSERT_POINT && 2 * (leaf.count - pos) <= leaf.count) {
+            sibling = splitLeafAtProbe(leaf, pos);
+        } else {
+            sibling = splitLeaf(leaf, pos);
+        }
         for (int l = level - 1; l >= 0; l--) {
             Internal parent = pathPages[l];
             int child = pathChild[l];
@@ -249,6 +262,18 @@ public final class IndexModel {
         leaf.count = 1;
         System.arraycopy(probe, 0, separator, 0, words);
         return leaf;
+    }
+
+    /** The insert-point split: keys from {@code pos} up move, after the probe, to a new leaf. */
+    private Leaf splitLeafAtProbe(Leaf leaf, int pos) {
+        leafPointSplits++;
+        Leaf right = newLeaf();
+        System.arraycopy(probe, 0, right.keys, 0, words);
+        System.arraycopy(leaf.keys, pos * words, right.keys, words, (leaf.count - pos) * words);
+        right.count = leaf.count - pos + 1;
+        leaf.count = pos;
+        System.arraycopy(probe, 0, separator, 0, words);
+        return right;
     }
 
     /** The half split: the probe goes in, the upper half moves out; the separator is its first key. */
@@ -421,6 +446,7 @@ public final class IndexModel {
         private int leafCapacity;
         private int internalCapacity;
         private int poolPages;
+        private RightmostSplit rightmostSplit = RightmostSplit.APPEND_ONLY;
 
         private Builder(KeyType keyType) {
             this.keyType = Objects.requireNonNull(keyType, "keyType");
@@ -481,6 +507,15 @@ public final class IndexModel {
                 throw new IllegalArgumentException("buffer pool of " + pages + " pages; allowed 0 or more");
             }
             this.poolPages = pages;
+            return this;
+        }
+
+        /**
+         * @param rule how the full rightmost leaf splits; default {@link RightmostSplit#APPEND_ONLY}
+         * @return this builder
+         */
+        public Builder rightmostSplit(RightmostSplit rule) {
+            this.rightmostSplit = Objects.requireNonNull(rule, "rule");
             return this;
         }
 

@@ -10,6 +10,8 @@ package dev.idgen.testkit.index;
  * @param leafAppendSplits full rightmost leaves left full while a new, empty page took a key past
  *     their last one
  * @param leafHalfSplits full leaves split in half to make room
+ * @param leafPointSplits full rightmost leaves split at the new key
+ *     ({@link RightmostSplit#AT_INSERT_POINT} only)
  * @param internalSplits internal pages split (either way), the root included
  * @param pageWrites pages written: 1 per insert, 3 for an insert that splits a leaf (the leaf, the
  *     new leaf, the parent), and 2 more for each internal page that split above it (the new page
@@ -26,7 +28,7 @@ package dev.idgen.testkit.index;
  * @param poolHits of those, pages already in the pool
  */
 public record IndexStats(KeyType keyType, long keys, long duplicates, long leafAppendSplits, long leafHalfSplits,
-        long internalSplits, long pageWrites, long leafPages, long internalPages, int height, int leafCapacity,
+        long leafPointSplits, long internalSplits, long pageWrites, long leafPages, long internalPages, int height, int leafCapacity,
         int internalCapacity, int pageBytes, int poolPages, long poolAccesses, long poolHits) {
 
     /** @return inserts attempted: keys stored plus duplicates refused */
@@ -34,9 +36,9 @@ public record IndexStats(KeyType keyType, long keys, long duplicates, long leafA
         return keys + duplicates;
     }
 
-    /** @return leaf splits of both kinds */
+    /** @return leaf splits of every kind */
     public long leafSplits() {
-        return leafAppendSplits + leafHalfSplits;
+        return leafAppendSplits + leafHalfSplits + leafPointSplits;
     }
 
     /** @return all splits, leaf and internal */
@@ -89,10 +91,10 @@ public record IndexStats(KeyType keyType, long keys, long duplicates, long leafA
     @Override
     public String toString() {
         return String.format(java.util.Locale.ROOT,
-                "%s: %d keys, %d leaf splits (%d append, %d half), %d internal splits, %d page writes,"
+                "%s: %d keys, %d leaf splits (%d append, %d half, %d at insert point), %d internal splits, %d page writes,"
                         + " %d pages (%d leaf, %d internal), height %d, leaf fill %.1f%%, %d bytes,"
                         + " pool hit rate %.2f%% of %d accesses (%d-page pool)",
-                keyType, keys, leafSplits(), leafAppendSplits, leafHalfSplits, internalSplits, pageWrites,
+                keyType, keys, leafSplits(), leafAppendSplits, leafHalfSplits, leafPointSplits, internalSplits, pageWrites,
                 pages(), leafPages, internalPages, height, 100 * averageLeafFill(), indexBytes(),
                 100 * bufferPoolHitRate(), poolAccesses, poolPages);
     }

@@ -232,7 +232,7 @@ class IndexModelTest {
     }
 
     private static IndexStats stats(KeyType type, long keys) {
-        return new IndexStats(type, keys, 0, 0, 0, 0, 0, 1, 0, 1, 4, 4, 16384, 0, 0, 0);
+        return new IndexStats(type, keys, 0, 0, 0, 0, 0, 0, 1, 0, 1, 4, 4, 16384, 0, 0, 0);
     }
 
     private static byte[] ascii(String s) {
