@@ -7,13 +7,18 @@ import java.util.Locale;
 import java.util.Objects;
 
 /**
- * How a 64-bit Snowflake ID is cut into fields: a sign bit that stays 0, then a timestamp in ticks
- * since an epoch, a machine id and a per-tick sequence, in one of two {@link FieldOrder orders}.
+ * How a 64-bit Snowflake ID is cut into fields: a timestamp in ticks since an epoch, a machine id
+ * and a per-tick sequence, in one of two {@link FieldOrder orders}.
  *
- * <p>A layout checks itself when made: the three fields fill exactly the 63 bits below the sign bit,
- * the sequence has 1 to 31 bits, the tick is a whole number of milliseconds, and the last instant it
- * can encode is a valid Unix millisecond. Every ID it encodes is therefore non-negative, and sorting
- * the IDs sorts them by (tick, sequence) within one machine.
+ * <p>The fields fill either the 63 bits below the sign bit (Twitter, Sonyflake) or all 64 bits, as
+ * Discord and Instagram document their layouts; then the sign bit is the top bit of the timestamp.
+ * Either way a generator makes only non-negative IDs: in a 64-bit layout it stops while that top
+ * bit is still 0 ({@link #maxTimestamp()}, {@link #lastInstant()}), and {@link #decode(long)} reads
+ * a negative ID as the unsigned form such a layout documents.
+ *
+ * <p>A layout checks itself when made: the bits add up to 63 or 64, the sequence has 1 to 31 bits,
+ * the tick is a whole number of milliseconds, and every instant it can encode is a valid Unix
+ * millisecond. Sorting the IDs of one machine sorts them by (tick, sequence).
  *
  * @param name a short name for messages, such as {@code "twitter"}
  * @param timestampBits bits of the tick count, 1 or more
@@ -34,8 +39,8 @@ public record SnowflakeLayout(String name, int timestampBits, int machineBits, i
         TIME_SEQUENCE_MACHINE
     }
 
-    /** Bits below the sign bit, shared by the three fields. */
-    public static final int PAYLOAD_BITS = 63;
+    /** Bits below the sign bit. */
+    private static final int SIGNED_BITS = 63;
 
     /**
      * Twitter's layout: 41 bits of milliseconds since 2010-11-04T01:42:54.657Z (twepoch
@@ -46,17 +51,17 @@ public record SnowflakeLayout(String name, int timestampBits, int machineBits, i
             Instant.ofEpochMilli(1288834974657L), Duration.ofMillis(1), FieldOrder.TIME_MACHINE_SEQUENCE);
 
     /**
-     * Discord's layout: milliseconds since 2015-01-01T00:00:00Z (1420070400000), 5 worker + 5 process
-     * bits, 12 increment bits. Discord documents 42 timestamp bits, the sign bit included, so its IDs
-     * are unsigned; this layout makes the same IDs until 2084-09-06 and {@link #decode(long)} reads
-     * the unsigned form.
+     * Discord's layout: 42 bits of milliseconds since 2015-01-01T00:00:00Z (1420070400000), the sign
+     * bit included, then 5 worker + 5 process bits and 12 increment bits. Generators stop where the
+     * sign bit would be set (2084-09-06); {@link #decode(long)} reads the unsigned form too.
      */
-    public static final SnowflakeLayout DISCORD = new SnowflakeLayout("discord", 41, 10, 12,
+    public static final SnowflakeLayout DISCORD = new SnowflakeLayout("discord", 42, 10, 12,
             Instant.ofEpochMilli(1420070400000L), Duration.ofMillis(1), FieldOrder.TIME_MACHINE_SEQUENCE);
 
     /**
-     * Instagram's layout: 41 bits of milliseconds since 1314220021721 (2011-08-24T21:07:01.721Z),
-     * 13 shard bits, 10 sequence bits.
+     * Instagram's layout: 41 bits of milliseconds since 1314220021721 (2011-08-24T21:07:01.721Z), the
+     * sign bit included, then 13 shard bits and 10 sequence bits. Generators stop where the sign bit
+     * would be set (2046-06-27).
      */
     public static final SnowflakeLayout INSTAGRAM = new SnowflakeLayout("instagram", 41, 13, 10,
             Instant.ofEpochMilli(1314220021721L), Duration.ofMillis(1), FieldOrder.TIME_MACHINE_SEQUENCE);
@@ -88,22 +93,25 @@ public record SnowflakeLayout(String name, int timestampBits, int machineBits, i
                     + " are out of range; allowed: timestamp 1 or more, machine 0 or more, sequence 1 to 31");
         }
         int total = timestampBits + machineBits + sequenceBits;
-        if (total != PAYLOAD_BITS) {
+        if (total != SIGNED_BITS && total != SIGNED_BITS + 1) {
             throw new IllegalArgumentException("layout " + name + ": timestamp " + timestampBits
                     + " + machine " + machineBits + " + sequence " + sequenceBits + " = " + total
-                    + " bits; the fields must fill exactly " + PAYLOAD_BITS
-                    + " bits (the sign bit stays 0)");
+                    + " bits; the fields must fill 63 bits (below the sign bit) or 64 (the sign bit"
+                    + " then being the timestamp's top bit)");
+        }
+        if (timestampBits > 62) {
+            throw new IllegalArgumentException("layout " + name + ": " + timestampBits
+                    + " timestamp bits; allowed at most 62");
         }
         if (tick.isNegative() || tick.isZero() || tick.toNanos() % 1_000_000 != 0) {
             throw new IllegalArgumentException("layout " + name + ": tick " + tick
                     + " is not allowed; a tick is a whole number of milliseconds, 1 ms or more");
         }
-        long maxTicks = (1L << timestampBits) - 1;
         long tickMillis = tick.toMillis();
         long epochMillis;
         try {
             epochMillis = epoch.toEpochMilli();
-            Math.addExact(epochMillis, Math.multiplyExact(maxTicks + 1, tickMillis));
+            Math.addExact(epochMillis, Math.multiplyExact(1L << timestampBits, tickMillis));
         } catch (ArithmeticException e) {
             throw new IllegalArgumentException("layout " + name + ": " + timestampBits
                     + " timestamp bits of " + tickMillis + " ms from " + epoch
@@ -152,9 +160,17 @@ public record SnowflakeLayout(String name, int timestampBits, int machineBits, i
         return (1L << sequenceBits) - 1;
     }
 
-    /** @return the largest tick count since the epoch, {@code 2^timestampBits - 1} */
+    /**
+     * @return the largest tick count a generator may encode: {@code 2^timestampBits - 1}, or
+     *     {@code 2^(timestampBits - 1) - 1} in a 64-bit layout, so that no ID is negative
+     */
     public long maxTimestamp() {
-        return (1L << timestampBits) - 1;
+        return (1L << (usesSignBit() ? timestampBits - 1 : timestampBits)) - 1;
+    }
+
+    /** @return whether the fields fill all 64 bits, the sign bit being the timestamp's top bit */
+    public boolean usesSignBit() {
+        return timestampBits + machineBits + sequenceBits > SIGNED_BITS;
     }
 
     /** @return the length of one tick in milliseconds */
@@ -214,13 +230,18 @@ public record SnowflakeLayout(String name, int timestampBits, int machineBits, i
     }
 
     /**
-     * Takes an ID apart. A negative ID is read as unsigned, its top bit the top bit of the
-     * timestamp: that is how Discord documents its 42-bit timestamps.
+     * Takes an ID apart. In a 64-bit layout a negative ID is read as unsigned, its sign bit the top
+     * bit of the timestamp, as Discord documents its 42-bit timestamps.
      *
      * @param id an ID in this layout
      * @return its fields
+     * @throws IllegalArgumentException if the ID is negative and the layout keeps the sign bit 0
      */
     public SnowflakeId decode(long id) {
+        if (id < 0 && !usesSignBit()) {
+            throw new IllegalArgumentException("id " + id + " is negative; layout " + name
+                    + " makes only IDs from 0 to " + Long.MAX_VALUE);
+        }
         long timestamp = id >>> timestampShift();
         long machine = (id >>> machineShift()) & maxMachineId();
         long sequence = (id >>> sequenceShift()) & maxSequence();
