@@ -34,8 +34,9 @@ public final class Layouts {
     }
 
     /**
-     * A valid layout: 20 to 50 timestamp bits, 1 to 22 sequence bits, the rest machine bits, a tick
-     * of 1, 2 or 10 ms, an epoch from 2000 to 2030, either field order; a preset one time in four.
+     * A valid layout: 20 to 50 timestamp bits, 1 to 22 sequence bits, the rest of 63 bits (or, one
+     * time in eight, of all 64, as Discord's) machine bits, a tick of 1, 2 or 10 ms, an epoch from
+     * 2000 to 2030, either field order; a preset one time in four.
      *
      * @param random the source
      * @return a layout
@@ -45,9 +46,10 @@ public final class Layouts {
         if (random.nextInt(4) == 0) {
             return preset(random);
         }
+        int totalBits = random.nextInt(8) == 0 ? 64 : 63; // 64: the sign bit is the timestamp's top bit
         int timestampBits = random.nextInt(20, 51);
-        int sequenceBits = random.nextInt(5) == 0 ? 1 : random.nextInt(1, Math.min(22, 63 - timestampBits) + 1);
-        int machineBits = 63 - timestampBits - sequenceBits;
+        int sequenceBits = random.nextInt(5) == 0 ? 1 : random.nextInt(1, Math.min(22, totalBits - timestampBits) + 1);
+        int machineBits = totalBits - timestampBits - sequenceBits;
         long epoch = random.nextLong(EARLIEST_EPOCH, LATEST_EPOCH);
         long tick = TICKS[random.nextInt(TICKS.length)];
         SnowflakeLayout.FieldOrder order = random.nextBoolean()
