@@ -89,6 +89,43 @@ class IndexModelTest {
         assertEquals(12 + 2 * 4 + 2, s.pageWrites());
     }
 
+    /**
+     * Worked by hand, 6 keys per leaf: 1-5 and 7, then 6 lands just below the last key of the full
+     * rightmost leaf. Split at the insert point: 1-5 | 6 7, and 8-11 then fit the new leaf. Split
+     * in half: 1-4 | 5 6 7, which 8-10 fill, so 11 opens a third leaf.
+     */
+    @Test
+    void aNearlySequentialInsertSplitsAtTheInsertPointWhenAsked() {
+        long[] keys = {1, 2, 3, 4, 5, 7, 6, 8, 9, 10, 11};
+        IndexModel atPoint = IndexModel.builder(KeyType.BIGINT).leafCapacity(6)
+                .rightmostSplit(RightmostSplit.AT_INSERT_POINT).build();
+        IndexModel appendOnly = IndexModel.builder(KeyType.BIGINT).leafCapacity(6).build();
+        for (long k : keys) {
+            atPoint.insert(k);
+            appendOnly.insert(k);
+        }
+        IndexStats p = atPoint.stats();
+        assertEquals(2, p.leafPages());
+        assertEquals(1, p.leafPointSplits());
+        assertEquals(0, p.leafHalfSplits());
+        assertEquals(11 + 2, p.pageWrites());
+        IndexStats a = appendOnly.stats();
+        assertEquals(3, a.leafPages());
+        assertEquals(1, a.leafHalfSplits());
+        assertEquals(1, a.leafAppendSplits());
+        assertEquals(0, a.leafPointSplits());
+        // an insert into the lower half of the rightmost leaf still splits it in half
+        IndexModel low = IndexModel.builder(KeyType.BIGINT).leafCapacity(4)
+                .rightmostSplit(RightmostSplit.AT_INSERT_POINT).build();
+        for (long k : new long[] {2, 3, 4, 5, 1}) {
+            low.insert(k);
+        }
+        assertEquals(1, low.stats().leafHalfSplits());
+        for (long k : new long[] {11, 10, 9, 8, 7, 6, 1}) {
+            assertFalse(atPoint.insert(k), "key " + k + " is still found after the split");
+        }
+    }
+
     @Test
     void everyKeyIsFoundAfterSplitsAtEveryLevel() {
         // a key inserted twice is refused only if the tree can find the first copy
