@@ -406,7 +406,8 @@ public final class IndexModel {
     @Override
     public String toString() {
         return "IndexModel[" + keyType + ", leaf capacity " + leafCapacity + ", internal capacity "
-                + internalCapacity + ", " + pageBytes + "-byte pages]";
+                + internalCapacity + ", " + pageBytes + "-byte pages, rightmost split " + rightmostSplit
+                + (pool == null ? ", no buffer pool" : ", " + pool.capacity() + "-page LRU pool") + "]";
     }
 
     /** A page: its id (for the pool), its entry count and its keys, {@code words} longs each. */

@@ -1,16 +1,11 @@
 package dev.idgen.testkit.index;
 
-import dev.idgen.snowflake.SnowflakeLayout;
-import dev.idgen.testkit.gen.IdStreams;
-import java.time.Instant;
 import java.util.EnumMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.SplittableRandom;
-import java.util.UUID;
-import java.util.function.LongSupplier;
-import java.util.function.Supplier;
+import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 
 /**
  * The same table loaded with keys of each {@link KeySource}: one {@link IndexModel} per source, fed
@@ -18,8 +13,9 @@ import java.util.function.Supplier;
  *
  * <p>Rows arrive from {@code generators} writers (services) at {@code idsPerMilli} rows per
  * millisecond of simulated time, each row from a writer picked at random
- * ({@link IdStreams}); writers' clocks agree. Snowflake writers use machine ids 1 to
- * {@code generators}. The same seed gives the same numbers on every run.
+ * ({@link KeySource#feeder}); writers' clocks agree. The same seed gives the same numbers on every
+ * run. How each index is built (page format, row size, buffer pool, split rule) is set with
+ * {@link Builder#index(UnaryOperator)}.
  *
  * <pre>{@code
  * Map<KeySource, IndexStats> board = IndexScoreboard.builder().rows(1_000_000).build().runAll();
@@ -28,32 +24,24 @@ import java.util.function.Supplier;
  */
 public final class IndexScoreboard {
 
-    /** Shared time starts here in every run: 2026-01-01T00:00:00Z. */
-    static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
-
     private final long rows;
-    private final PageFormat format;
-    private final int rowBytes;
-    private final int poolPages;
+    private final UnaryOperator<IndexModel.Builder> index;
     private final int generators;
     private final int idsPerMilli;
     private final long seed;
-    private final RightmostSplit rightmostSplit;
 
     private IndexScoreboard(Builder b) {
         this.rows = b.rows;
-        this.format = b.format;
-        this.rowBytes = b.rowBytes;
-        this.poolPages = b.poolPages;
+        this.index = b.index;
         this.generators = b.generators;
         this.idsPerMilli = b.idsPerMilli;
         this.seed = b.seed;
-        this.rightmostSplit = b.rightmostSplit;
     }
 
     /**
-     * A builder: 1,000,000 rows, InnoDB 16 KiB pages, key-only rows, no buffer pool, 4 writers at 4
-     * rows per millisecond, seed 42, {@link RightmostSplit#APPEND_ONLY}.
+     * A builder: 1,000,000 rows, 4 writers at 4 rows per millisecond, seed 42, and indexes as
+     * {@link IndexModel#builder(KeyType)} makes them (InnoDB 16 KiB pages, key-only rows, no buffer
+     * pool, {@link RightmostSplit#APPEND_ONLY}).
      *
      * @return a new builder
      */
@@ -68,27 +56,14 @@ public final class IndexScoreboard {
      * @return what the model counted
      */
     public IndexStats run(KeySource source) {
-        IndexModel model = IndexModel.builder(source.keyType()).pageFormat(format).rowBytes(rowBytes)
-                .bufferPoolPages(poolPages).rightmostSplit(rightmostSplit).build();
-        SplittableRandom random = new SplittableRandom(seed);
-        switch (source) {
-            case AUTO_INCREMENT -> {
-                for (long k = 1; k <= rows; k++) {
-                    model.insert(k);
-                }
-            }
-            case SNOWFLAKE -> {
-                long[] machines = new long[generators];
-                for (int g = 0; g < generators; g++) {
-                    machines[g] = g + 1;
-                }
-                LongSupplier ids = IdStreams.snowflake(random, SnowflakeLayout.TWITTER, machines, START, idsPerMilli, 0);
-                for (long r = 0; r < rows; r++) {
-                    model.insert(ids.getAsLong());
-                }
-            }
-            case UUID_V7 -> feed(model, IdStreams.uuidV7(random, generators, START, idsPerMilli, 0));
-            case UUID_V4, UUID_V4_TEXT -> feed(model, IdStreams.uuidV4(random));
+        IndexModel model = index.apply(IndexModel.builder(source.keyType())).build();
+        if (model.keyType() != source.keyType()) {
+            throw new IllegalStateException("index settings made an index on " + model.keyType() + " keys; "
+                    + source + " keys are " + source.keyType());
+        }
+        Consumer<IndexModel> feeder = source.feeder(seed, generators, idsPerMilli);
+        for (long r = 0; r < rows; r++) {
+            feeder.accept(model);
         }
         return model.stats();
     }
@@ -104,12 +79,6 @@ public final class IndexScoreboard {
             board.put(source, run(source));
         }
         return board;
-    }
-
-    private void feed(IndexModel model, Supplier<UUID> keys) {
-        for (long r = 0; r < rows; r++) {
-            model.insert(keys.get());
-        }
     }
 
     /**
@@ -136,32 +105,19 @@ public final class IndexScoreboard {
 
     @Override
     public String toString() {
-        return "IndexScoreboard[" + rows + " rows, " + format + ", row " + rowBytes + " bytes, pool " + poolPages
-                + " pages, " + generators + " writers at " + idsPerMilli + " rows/ms, seed " + seed + ", rightmost split "
-                + rightmostSplit + "]";
+        return "IndexScoreboard[" + rows + " rows, " + generators + " writers at " + idsPerMilli + " rows/ms, seed "
+                + seed + ", " + index.apply(IndexModel.builder(KeyType.BINARY16)).build() + "]";
     }
 
     /** Configures an {@link IndexScoreboard}. */
     public static final class Builder {
         private long rows = 1_000_000;
-        private PageFormat format = PageFormat.INNODB;
-        private int rowBytes;
-        private int poolPages;
+        private UnaryOperator<IndexModel.Builder> index = UnaryOperator.identity();
         private int generators = 4;
         private int idsPerMilli = 4;
         private long seed = 42;
-        private RightmostSplit rightmostSplit = RightmostSplit.APPEND_ONLY;
 
         private Builder() {
-        }
-
-        /**
-         * @param rule how the full rightmost leaf splits; default {@link RightmostSplit#APPEND_ONLY}
-         * @return this builder
-         */
-        public Builder rightmostSplit(RightmostSplit rule) {
-            this.rightmostSplit = Objects.requireNonNull(rule, "rule");
-            return this;
         }
 
         /**
@@ -170,42 +126,23 @@ public final class IndexScoreboard {
          * @throws IllegalArgumentException if below 1
          */
         public Builder rows(long count) {
-            this.rows = atLeastOne("rows", count);
-            return this;
-        }
-
-        /**
-         * @param pages the engine's page layout; default {@link PageFormat#INNODB}
-         * @return this builder
-         */
-        public Builder pageFormat(PageFormat pages) {
-            this.format = Objects.requireNonNull(pages, "pages");
-            return this;
-        }
-
-        /**
-         * @param bytes bytes of each row besides its key, 0 or more; default 0
-         * @return this builder
-         * @throws IllegalArgumentException if negative
-         */
-        public Builder rowBytes(int bytes) {
-            if (bytes < 0) {
-                throw new IllegalArgumentException("row bytes " + bytes + " is negative; allowed 0 or more");
+            if (count < 1) {
+                throw new IllegalArgumentException("rows " + count + " is out of range; allowed 1 or more");
             }
-            this.rowBytes = bytes;
+            this.rows = count;
             return this;
         }
 
         /**
-         * @param pages LRU buffer-pool pages to model, 0 (none, the default) or more
+         * How to build each source's index, for example
+         * {@code index(b -> b.pageFormat(PageFormat.POSTGRESQL).bufferPoolPages(1024))}. Applied to
+         * {@link IndexModel#builder(KeyType)} for the source's key type.
+         *
+         * @param settings sets the builder's options and returns it
          * @return this builder
-         * @throws IllegalArgumentException if negative
          */
-        public Builder bufferPoolPages(int pages) {
-            if (pages < 0) {
-                throw new IllegalArgumentException("buffer pool of " + pages + " pages; allowed 0 or more");
-            }
-            this.poolPages = pages;
+        public Builder index(UnaryOperator<IndexModel.Builder> settings) {
+            this.index = Objects.requireNonNull(settings, "settings");
             return this;
         }
 
@@ -249,11 +186,5 @@ public final class IndexScoreboard {
             return new IndexScoreboard(this);
         }
 
-        private static long atLeastOne(String what, long value) {
-            if (value < 1) {
-                throw new IllegalArgumentException(what + " " + value + " is out of range; allowed 1 or more");
-            }
-            return value;
-        }
     }
 }

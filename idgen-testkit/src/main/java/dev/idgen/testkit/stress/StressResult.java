@@ -7,21 +7,15 @@ import java.util.Locale;
  * What the threads of a {@link StressHarness} run got from {@code long} generators, already checked
  * for uniqueness (and per-thread order, unless turned off).
  */
-public final class StressResult {
+public final class StressResult extends TimedRun {
 
     private final long[][] ids;
     private final int generators;
-    private final Duration elapsed;
 
     StressResult(long[][] ids, int generators, Duration elapsed) {
+        super(ids, elapsed);
         this.ids = ids;
         this.generators = generators;
-        this.elapsed = elapsed;
-    }
-
-    /** @return worker threads */
-    public int threads() {
-        return ids.length;
     }
 
     /** @return generators the threads shared out */
@@ -50,28 +44,9 @@ public final class StressResult {
         return all;
     }
 
-    /** @return IDs made by all threads together */
-    public long totalIds() {
-        long total = 0;
-        for (long[] mine : ids) {
-            total += mine.length;
-        }
-        return total;
-    }
-
-    /** @return wall time from the start gate opening to the last thread finishing */
-    public Duration elapsed() {
-        return elapsed;
-    }
-
-    /** @return IDs per second of wall time: a rough figure for reports, never for assertions */
-    public double idsPerSecond() {
-        return Rates.perSecond(totalIds(), elapsed);
-    }
-
     @Override
     public String toString() {
         return String.format(Locale.ROOT, "%d ids from %d threads on %d generator(s) in %.1f ms (%.0f ids/s)",
-                totalIds(), threads(), generators, elapsed.toNanos() / 1e6, idsPerSecond());
+                totalIds(), threads(), generators, elapsed().toNanos() / 1e6, idsPerSecond());
     }
 }

@@ -10,21 +10,15 @@ import java.util.UUID;
  * What the threads of a {@link StressHarness} run got from a UUID generator, already checked for
  * uniqueness (and per-thread unsigned order, unless turned off).
  */
-public final class UuidStressResult {
+public final class UuidStressResult extends TimedRun {
 
     private final long[][] high;
     private final long[][] low;
-    private final Duration elapsed;
 
     UuidStressResult(long[][] high, long[][] low, Duration elapsed) {
+        super(high, elapsed);
         this.high = high;
         this.low = low;
-        this.elapsed = elapsed;
-    }
-
-    /** @return worker threads */
-    public int threads() {
-        return high.length;
     }
 
     /**
@@ -41,28 +35,9 @@ public final class UuidStressResult {
         return out;
     }
 
-    /** @return UUIDs made by all threads together */
-    public long totalIds() {
-        long total = 0;
-        for (long[] mine : high) {
-            total += mine.length;
-        }
-        return total;
-    }
-
-    /** @return wall time from the start gate opening to the last thread finishing */
-    public Duration elapsed() {
-        return elapsed;
-    }
-
-    /** @return UUIDs per second of wall time: a rough figure for reports, never for assertions */
-    public double idsPerSecond() {
-        return Rates.perSecond(totalIds(), elapsed);
-    }
-
     @Override
     public String toString() {
         return String.format(Locale.ROOT, "%d uuids from %d threads in %.1f ms (%.0f ids/s)",
-                totalIds(), threads(), elapsed.toNanos() / 1e6, idsPerSecond());
+                totalIds(), threads(), elapsed().toNanos() / 1e6, idsPerSecond());
     }
 }

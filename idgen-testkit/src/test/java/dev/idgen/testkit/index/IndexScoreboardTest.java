@@ -30,7 +30,7 @@ class IndexScoreboardTest {
     @Test
     void writersSharingAMillisecondStayOnTheRightEdgeButLeaveHalfPages() {
         IndexScoreboard.Builder b = IndexScoreboard.builder().rows(300_000).generators(4).idsPerMilli(4)
-                .bufferPoolPages(256);
+                .index(i -> i.bufferPoolPages(256));
         IndexStats v7 = b.build().run(KeySource.UUID_V7);
         IndexStats snowflake = b.build().run(KeySource.SNOWFLAKE);
         IndexStats v4 = b.build().run(KeySource.UUID_V4);
@@ -43,9 +43,19 @@ class IndexScoreboardTest {
         // keys of one millisecond arrive out of order: the rightmost leaf splits in half, and no
         // later key ever reaches the lower half it leaves behind
         assertTrue(v7.leafHalfSplits() > 0 && v7.averageLeafFill() < 0.8, v7.toString());
-        IndexStats atPoint = b.rightmostSplit(RightmostSplit.AT_INSERT_POINT).build().run(KeySource.UUID_V7);
+        IndexStats atPoint = b.index(i -> i.bufferPoolPages(256).rightmostSplit(RightmostSplit.AT_INSERT_POINT)).build().run(KeySource.UUID_V7);
         assertTrue(atPoint.leafPointSplits() > 0, atPoint.toString());
         assertTrue(atPoint.averageLeafFill() > v7.averageLeafFill() + 0.1, atPoint + " vs " + v7);
+    }
+
+    @Test
+    void theFeederGivesTheScoreboardsNumbers() {
+        IndexModel model = IndexModel.builder(KeyType.BIGINT).build();
+        java.util.function.Consumer<IndexModel> feeder = KeySource.SNOWFLAKE.feeder(42, 4, 4);
+        for (int r = 0; r < 20_000; r++) {
+            feeder.accept(model);
+        }
+        assertEquals(IndexScoreboard.builder().rows(20_000).build().run(KeySource.SNOWFLAKE), model.stats());
     }
 
     @Test
@@ -59,7 +69,8 @@ class IndexScoreboardTest {
 
     @Test
     void printsAMarkdownTable() {
-        Map<KeySource, IndexStats> board = IndexScoreboard.builder().rows(10_000).bufferPoolPages(64).build().runAll();
+        Map<KeySource, IndexStats> board = IndexScoreboard.builder().rows(10_000).index(i -> i.bufferPoolPages(64)).build()
+                .runAll();
         String table = IndexScoreboard.markdownTable(board);
         String[] lines = table.split("\n");
         assertEquals(2 + KeySource.values().length, lines.length, table);
@@ -73,7 +84,11 @@ class IndexScoreboardTest {
         assertThrows(IllegalArgumentException.class, () -> IndexScoreboard.builder().rows(0));
         assertThrows(IllegalArgumentException.class, () -> IndexScoreboard.builder().generators(0));
         assertThrows(IllegalArgumentException.class, () -> IndexScoreboard.builder().idsPerMilli(4097));
-        assertThrows(IllegalArgumentException.class, () -> IndexScoreboard.builder().bufferPoolPages(-1));
-        assertThrows(IllegalArgumentException.class, () -> IndexScoreboard.builder().rowBytes(-1));
+        assertThrows(IllegalArgumentException.class, () -> KeySource.SNOWFLAKE.feeder(1, 0, 1));
+        IndexScoreboard wrongColumn = IndexScoreboard.builder().rows(1).index(i -> IndexModel.builder(KeyType.BIGINT)).build();
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> wrongColumn.run(KeySource.UUID_V7));
+        assertTrue(e.getMessage().contains("BINARY(16)"), e.getMessage());
+        assertTrue(IndexScoreboard.builder().index(i -> i.pageFormat(PageFormat.POSTGRESQL)).build().toString()
+                .contains("8192-byte pages"));
     }
 }
