@@ -7,7 +7,10 @@
  *   <li>{@link dev.idgen.snowflake} - 64-bit Snowflake IDs: layouts, the lock-free generator,
  *       clock-backwards policies and the decoder;</li>
  *   <li>{@link dev.idgen.machine} - the seam through which a generator gets, and may lose, its
- *       machine id.</li>
+ *       machine id;</li>
+ *   <li>{@link dev.idgen.uuid} - RFC 9562 UUIDv7 and UUIDv4 generators, strict codecs, the
+ *       unsigned order and the UUID decoder;</li>
+ *   <li>{@link dev.idgen.decode} - one decoder for people debugging: any ID written as text.</li>
  * </ul>
  *
  * <p>{@code dev.idgen.sequence} holds the packed (tick, counter) state shared by the time-ordered
@@ -19,4 +22,6 @@ module dev.idgen.core {
     exports dev.idgen;
     exports dev.idgen.machine;
     exports dev.idgen.snowflake;
+    exports dev.idgen.uuid;
+    exports dev.idgen.decode;
 }

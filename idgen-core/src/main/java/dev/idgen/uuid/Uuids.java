@@ -1,0 +1,275 @@
+package dev.idgen.uuid;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Comparator;
+import java.util.Objects;
+import java.util.UUID;
+
+/**
+ * Strict text and byte codecs for UUIDs, their unsigned order, and {@link #decode(UUID)}.
+ *
+ * <p>{@link UUID#fromString(String)} is lenient: it takes {@code "1-1-1-1-1"} and silently drops
+ * digits of an over-long last group. {@link #parse(CharSequence)} takes exactly the canonical
+ * 36-character form of RFC 9562 §4 and nothing else, so a typo fails where it is made.
+ * Output is lower case, as RFC 9562 asks; input may be any case.
+ */
+public final class Uuids {
+
+    /** The Nil UUID, all 128 bits zero (RFC 9562 §5.9). */
+    public static final UUID NIL = new UUID(0L, 0L);
+
+    /** The Max UUID, all 128 bits one (RFC 9562 §5.10). */
+    public static final UUID MAX = new UUID(-1L, -1L);
+
+    /** What {@link #parse(CharSequence)} takes, for messages. */
+    static final String CANONICAL_FORM = "the 36-character form xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx"
+            + " (hex digits 0-9, a-f or A-F, hyphens at positions 8, 13, 18 and 23)";
+
+    /** What {@link #parseHex(CharSequence)} takes, for messages. */
+    static final String HEX_FORM = "32 hex digits without hyphens (0-9, a-f or A-F)";
+
+    private static final int CANONICAL_LENGTH = 36;
+    private static final int HEX_LENGTH = 32;
+    private static final int UUID_BYTES = 16;
+    private static final int LONGEST_QUOTE = 60;
+
+    /** Value of each ASCII character as a hex digit, -1 if it is not one. */
+    private static final byte[] HEX_VALUE = new byte[128];
+    private static final byte[] HEX_DIGIT = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+
+    static {
+        java.util.Arrays.fill(HEX_VALUE, (byte) -1);
+        for (int i = 0; i < 10; i++) {
+            HEX_VALUE['0' + i] = (byte) i;
+        }
+        for (int i = 0; i < 6; i++) {
+            HEX_VALUE['a' + i] = (byte) (10 + i);
+            HEX_VALUE['A' + i] = (byte) (10 + i);
+        }
+    }
+
+    private static final Comparator<UUID> UNSIGNED_ORDER = (a, b) -> {
+        int high = Long.compareUnsigned(a.getMostSignificantBits(), b.getMostSignificantBits());
+        return high != 0 ? high
+                : Long.compareUnsigned(a.getLeastSignificantBits(), b.getLeastSignificantBits());
+    };
+
+    private Uuids() {
+    }
+
+    /**
+     * Parses the canonical form {@code xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx}, hex digits in any
+     * case. Nothing else is taken: no missing or extra digits, no braces, no {@code urn:uuid:}, no
+     * surrounding spaces, no sign.
+     *
+     * @param text the text
+     * @return the UUID
+     * @throws IllegalArgumentException if {@code text} is not in that form; the message quotes it
+     *     (cut when long), says what is wrong and what form is expected
+     * @throws NullPointerException if {@code text} is null
+     */
+    public static UUID parse(CharSequence text) {
+        Objects.requireNonNull(text, "text");
+        if (text.length() != CANONICAL_LENGTH) {
+            throw notA(text, text.length() + " characters", CANONICAL_FORM);
+        }
+        long msb = 0;
+        long lsb = 0;
+        for (int i = 0; i < CANONICAL_LENGTH; i++) {
+            char c = text.charAt(i);
+            if (i == 8 || i == 13 || i == 18 || i == 23) {
+                if (c != '-') {
+                    throw notA(text, "expected '-' at index " + i + ", found " + describe(c), CANONICAL_FORM);
+                }
+                continue;
+            }
+            int digit = hexValue(c);
+            if (digit < 0) {
+                throw notA(text, describe(c) + " at index " + i + " is not a hex digit", CANONICAL_FORM);
+            }
+            if (i < 18) {
+                msb = msb << 4 | digit;
+            } else {
+                lsb = lsb << 4 | digit;
+            }
+        }
+        return new UUID(msb, lsb);
+    }
+
+    /**
+     * Parses the 32-hex-digit form without hyphens ({@code 017f22e279b07cc398c4dc0c0c07398f}), any
+     * case, and nothing else.
+     *
+     * @param text the text
+     * @return the UUID
+     * @throws IllegalArgumentException if {@code text} is not exactly 32 hex digits; the message
+     *     quotes it and says what is expected
+     * @throws NullPointerException if {@code text} is null
+     */
+    public static UUID parseHex(CharSequence text) {
+        Objects.requireNonNull(text, "text");
+        if (text.length() != HEX_LENGTH) {
+            throw notA(text, text.length() + " characters", HEX_FORM);
+        }
+        long msb = 0;
+        long lsb = 0;
+        for (int i = 0; i < HEX_LENGTH; i++) {
+            char c = text.charAt(i);
+            int digit = hexValue(c);
+            if (digit < 0) {
+                throw notA(text, describe(c) + " at index " + i + " is not a hex digit", HEX_FORM);
+            }
+            if (i < 16) {
+                msb = msb << 4 | digit;
+            } else {
+                lsb = lsb << 4 | digit;
+            }
+        }
+        return new UUID(msb, lsb);
+    }
+
+    /**
+     * The canonical form in lower case, {@code xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx}: the form RFC 9562
+     * asks to emit, and what {@link #parse(CharSequence)} reads back.
+     *
+     * @param uuid the UUID
+     * @return its 36 characters
+     */
+    public static String toString(UUID uuid) {
+        byte[] out = new byte[CANONICAL_LENGTH];
+        long msb = uuid.getMostSignificantBits();
+        long lsb = uuid.getLeastSignificantBits();
+        hex(msb >>> 32, out, 0, 8);
+        out[8] = '-';
+        hex(msb >>> 16, out, 9, 4);
+        out[13] = '-';
+        hex(msb, out, 14, 4);
+        out[18] = '-';
+        hex(lsb >>> 48, out, 19, 4);
+        out[23] = '-';
+        hex(lsb, out, 24, 12);
+        return new String(out, StandardCharsets.ISO_8859_1);
+    }
+
+    /**
+     * The 32 lower-case hex digits without hyphens, what {@link #parseHex(CharSequence)} reads back.
+     *
+     * @param uuid the UUID
+     * @return its 32 characters
+     */
+    public static String toHex(UUID uuid) {
+        byte[] out = new byte[HEX_LENGTH];
+        hex(uuid.getMostSignificantBits(), out, 0, 16);
+        hex(uuid.getLeastSignificantBits(), out, 16, 16);
+        return new String(out, StandardCharsets.ISO_8859_1);
+    }
+
+    /**
+     * The 16 bytes of a UUID, most significant first: the order RFC 9562 §4 defines and the order a
+     * {@code BINARY(16)} or {@code uuid} column stores and sorts.
+     *
+     * @param uuid the UUID
+     * @return a new 16-byte array
+     */
+    public static byte[] toBytes(UUID uuid) {
+        byte[] out = new byte[UUID_BYTES];
+        putLong(out, 0, uuid.getMostSignificantBits());
+        putLong(out, 8, uuid.getLeastSignificantBits());
+        return out;
+    }
+
+    /**
+     * The UUID whose 16 bytes, most significant first, these are (the inverse of
+     * {@link #toBytes(UUID)}).
+     *
+     * @param bytes exactly 16 bytes
+     * @return the UUID
+     * @throws IllegalArgumentException if {@code bytes} is not 16 bytes long
+     * @throws NullPointerException if {@code bytes} is null
+     */
+    public static UUID fromBytes(byte[] bytes) {
+        Objects.requireNonNull(bytes, "bytes");
+        if (bytes.length != UUID_BYTES) {
+            throw new IllegalArgumentException("a UUID is 16 bytes, got " + bytes.length);
+        }
+        return new UUID(getLong(bytes, 0), getLong(bytes, 8));
+    }
+
+    /**
+     * Orders UUIDs as their 16 bytes compare unsigned, most significant first: the order of RFC 9562
+     * §6.11, of {@link #toString(UUID)} text, and of a database's {@code uuid} or {@code BINARY(16)}
+     * index. {@link UUID#compareTo(UUID)} compares signed halves instead, so there a UUID whose first
+     * hex digit is 8 to f sorts before one starting 0 to 7 (the Max UUID before the Nil UUID).
+     *
+     * @return the comparator; consistent with {@link UUID#equals(Object)}
+     */
+    public static Comparator<UUID> unsignedOrder() {
+        return UNSIGNED_ORDER;
+    }
+
+    /**
+     * Takes a UUID apart: variant, version, embedded time and the fields its version defines.
+     *
+     * @param uuid the UUID
+     * @return what is inside
+     */
+    public static UuidInfo decode(UUID uuid) {
+        return UuidInfo.of(uuid);
+    }
+
+    private static int hexValue(char c) {
+        return c < 128 ? HEX_VALUE[c] : -1;
+    }
+
+    private static void hex(long value, byte[] out, int offset, int digits) {
+        for (int i = offset + digits - 1; i >= offset; i--) {
+            out[i] = HEX_DIGIT[(int) value & 0xF];
+            value >>>= 4;
+        }
+    }
+
+    private static void putLong(byte[] out, int offset, long value) {
+        for (int i = offset + 7; i >= offset; i--) {
+            out[i] = (byte) value;
+            value >>>= 8;
+        }
+    }
+
+    private static long getLong(byte[] in, int offset) {
+        long value = 0;
+        for (int i = offset; i < offset + 8; i++) {
+            value = value << 8 | (in[i] & 0xFF);
+        }
+        return value;
+    }
+
+    private static IllegalArgumentException notA(CharSequence text, String problem, String expected) {
+        return new IllegalArgumentException("not a UUID: " + quote(text) + " (" + problem + "); expected "
+                + expected);
+    }
+
+    /**
+     * The input in single quotes, cut after 60 characters (marked by {@code ...}), with control and non-ASCII characters
+     * (and the quote itself) written as {@code \\uXXXX} so that the message stays one readable line.
+     */
+    static String quote(CharSequence text) {
+        StringBuilder out = new StringBuilder("'");
+        int shown = Math.min(text.length(), LONGEST_QUOTE);
+        for (int i = 0; i < shown; i++) {
+            char c = text.charAt(i);
+            if (c < 0x20 || c > 0x7E || c == '\'' || c == '\\') {
+                out.append(String.format("\\u%04x", (int) c));
+            } else {
+                out.append(c);
+            }
+        }
+        if (shown < text.length()) {
+            out.append("...");
+        }
+        return out.append('\'').toString();
+    }
+
+    private static String describe(char c) {
+        return c >= 0x20 && c <= 0x7E ? "'" + c + "'" : String.format("'\\u%04x'", (int) c);
+    }
+}
