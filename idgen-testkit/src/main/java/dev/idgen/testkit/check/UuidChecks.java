@@ -1,8 +1,10 @@
 package dev.idgen.testkit.check;
 
+import dev.idgen.uuid.UuidInfo;
+import dev.idgen.uuid.UuidVariant;
+import dev.idgen.uuid.Uuids;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,16 +13,11 @@ import java.util.UUID;
 
 /**
  * Checks on UUIDs that fail with an {@link AssertionError} saying which positions, which values
- * and how far apart. Order is RFC 9562's: unsigned, byte by byte ({@link #UNSIGNED_ORDER}), not
- * {@link UUID#compareTo}, which compares signed longs.
+ * and how far apart. Order is RFC 9562's: unsigned, byte by byte ({@link Uuids#unsignedOrder()}),
+ * not {@link UUID#compareTo}, which compares signed longs. Fields are read with core's decoder,
+ * {@link Uuids#decode(UUID)}.
  */
 public final class UuidChecks {
-
-    /** UUIDs as unsigned 128-bit numbers: the order databases and RFC 9562 section 6.11 use. */
-    public static final Comparator<UUID> UNSIGNED_ORDER = (a, b) -> {
-        int c = Long.compareUnsigned(a.getMostSignificantBits(), b.getMostSignificantBits());
-        return c != 0 ? c : Long.compareUnsigned(a.getLeastSignificantBits(), b.getLeastSignificantBits());
-    };
 
     private UuidChecks() {
     }
@@ -52,7 +49,7 @@ public final class UuidChecks {
     public static void assertStrictlyIncreasing(List<UUID> uuids) {
         Objects.requireNonNull(uuids, "uuids");
         for (int i = 1; i < uuids.size(); i++) {
-            if (UNSIGNED_ORDER.compare(uuids.get(i), uuids.get(i - 1)) <= 0) {
+            if (Uuids.unsignedOrder().compare(uuids.get(i), uuids.get(i - 1)) <= 0) {
                 throw new AssertionError("uuids not strictly increasing at index " + i + ": uuids[" + (i - 1) + "] = "
                         + uuids.get(i - 1) + ", uuids[" + i + "] = " + uuids.get(i) + " (" + (uuids.get(i)
                         .equals(uuids.get(i - 1)) ? "equal" : "smaller") + ", of " + uuids.size() + " uuids)");
@@ -74,7 +71,7 @@ public final class UuidChecks {
         long latest = Long.MIN_VALUE;
         int latestAt = -1;
         for (int i = 0; i < uuids.size(); i++) {
-            long t = unixMillisOf(uuids.get(i));
+            long t = unixMillisOf(uuids.get(i), i);
             if (latestAt >= 0 && latest - t > bound) {
                 throw new AssertionError("uuids not " + bound + " ms-sorted: uuids[" + i + "] = " + uuids.get(i)
                         + " carries " + Instant.ofEpochMilli(t) + ", " + (latest - t) + " ms before uuids["
@@ -102,8 +99,7 @@ public final class UuidChecks {
         long hi = to.toEpochMilli();
         for (int i = 0; i < uuids.size(); i++) {
             UUID u = uuids.get(i);
-            requireVersion(u, i, 7);
-            long t = unixMillisOf(u);
+            long t = unixMillisOf(u, i);
             if (t < lo || t > hi) {
                 throw new AssertionError("uuids[" + i + "] = " + u + " carries " + Instant.ofEpochMilli(t)
                         + ", outside " + from + " .. " + to);
@@ -118,25 +114,23 @@ public final class UuidChecks {
      * @throws AssertionError naming the first UUID that is not
      */
     public static void assertV4Fields(List<UUID> uuids) {
+        Objects.requireNonNull(uuids, "uuids");
         for (int i = 0; i < uuids.size(); i++) {
             requireVersion(uuids.get(i), i, 4);
         }
     }
 
-    /**
-     * The Unix milliseconds in a UUIDv7's first 48 bits ({@code unix_ts_ms}, RFC 9562 section 5.7).
-     *
-     * @param uuid a version 7 UUID
-     * @return its milliseconds since 1970-01-01T00:00:00Z
-     */
-    public static long unixMillisOf(UUID uuid) {
-        return uuid.getMostSignificantBits() >>> 16;
+    /** The {@code unix_ts_ms} of a UUIDv7 (RFC 9562 section 5.7), as core's decoder reads it. */
+    private static long unixMillisOf(UUID uuid, int index) {
+        return requireVersion(uuid, index, 7).time().orElseThrow().toEpochMilli();
     }
 
-    private static void requireVersion(UUID u, int index, int version) {
-        if (u.version() != version || u.variant() != 2) {
-            throw new AssertionError("uuids[" + index + "] = " + u + " is version " + u.version() + " variant "
-                    + u.variant() + "; expected version " + version + " variant 2 (RFC 9562)");
+    private static UuidInfo requireVersion(UUID u, int index, int version) {
+        UuidInfo info = Uuids.decode(u);
+        if (info.version() != version || info.variant() != UuidVariant.RFC_9562) {
+            throw new AssertionError("uuids[" + index + "] = " + u + " is version " + info.version() + " variant "
+                    + info.variant() + "; expected version " + version + " variant " + UuidVariant.RFC_9562);
         }
+        return info;
     }
 }

@@ -22,14 +22,16 @@ class UuidChecksTest {
 
     @Test
     void readsTheRfcExample() {
-        assertEquals(0x017F22E279B0L, UuidChecks.unixMillisOf(V7));
         UuidChecks.assertV7Fields(List.of(V7), Instant.parse("2022-02-22T19:22:22Z"),
                 Instant.parse("2022-02-22T19:22:23Z"));
         UuidChecks.assertV4Fields(List.of(V4));
         AssertionError e = assertThrows(AssertionError.class, () -> UuidChecks.assertV4Fields(List.of(V4, V7)));
-        assertEquals("uuids[1] = " + V7 + " is version 7 variant 2; expected version 4 variant 2 (RFC 9562)", e.getMessage());
+        assertEquals("uuids[1] = " + V7 + " is version 7 variant RFC_9562; expected version 4 variant RFC_9562", e.getMessage());
         assertThrows(AssertionError.class, () -> UuidChecks.assertV7Fields(List.of(V7),
                 Instant.parse("2022-02-22T19:22:23Z"), Instant.parse("2022-02-22T19:22:24Z")));
+        AssertionError notV7 = assertThrows(AssertionError.class, () -> UuidChecks.assertKSorted(List.of(V7, V4),
+                Duration.ofMillis(1)));
+        assertTrue(notV7.getMessage().startsWith("uuids[1] = " + V4 + " is version 4"), notV7.getMessage());
     }
 
     @Test
