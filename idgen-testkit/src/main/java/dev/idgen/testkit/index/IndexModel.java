@@ -403,6 +403,56 @@ public final class IndexModel {
         }
     }
 
+    /**
+     * Walks the whole tree and checks its shape, for tests: every leaf at the same depth, keys in
+     * strictly increasing order across all leaves, each page within its capacity and every key
+     * within the bounds its parents' separators give, page and key counts as counted.
+     *
+     * @throws IllegalStateException naming the first page that breaks a rule
+     */
+    void verify() {
+        long[] previous = new long[words];
+        long[] counts = new long[3]; // keys, leaf pages, internal pages
+        boolean[] first = {true};
+        verify(root, 1, null, null, previous, first, counts);
+        if (counts[0] != keys || counts[1] != leafPages || counts[2] != internalPages) {
+            throw new IllegalStateException("tree holds " + counts[0] + " keys in " + counts[1] + " leaves and "
+                    + counts[2] + " internal pages; counted " + keys + ", " + leafPages + ", " + internalPages);
+        }
+    }
+
+    private void verify(Page page, int depth, long[] low, long[] high, long[] previous, boolean[] first, long[] counts) {
+        if (page instanceof Internal internal) {
+            counts[2]++;
+            if (internal.count < 1 || internal.count > internalCapacity || depth >= height) {
+                throw new IllegalStateException("internal page " + page.id + " has " + internal.count
+                        + " children at depth " + depth + " of " + height);
+            }
+            for (int c = 0; c < internal.count; c++) {
+                long[] lo = c == 0 ? low : Arrays.copyOfRange(internal.keys, (c - 1) * words, c * words);
+                long[] hi = c == internal.count - 1 ? high : Arrays.copyOfRange(internal.keys, c * words, (c + 1) * words);
+                verify(internal.children[c], depth + 1, lo, hi, previous, first, counts);
+            }
+            return;
+        }
+        counts[1]++;
+        if (depth != height || page.count > leafCapacity || (page.count == 0 && keys > 0)) {
+            throw new IllegalStateException("leaf " + page.id + " holds " + page.count + " keys at depth " + depth
+                    + " of " + height);
+        }
+        for (int i = 0; i < page.count; i++) {
+            if ((!first[0] && compare(page.keys, i, previous) <= 0)
+                    || (low != null && compare(page.keys, i, low) < 0)
+                    || (high != null && compare(page.keys, i, high) >= 0)) {
+                throw new IllegalStateException("leaf " + page.id + " key " + i + " is out of order or outside"
+                        + " its parent's bounds");
+            }
+            System.arraycopy(page.keys, i * words, previous, 0, words);
+            first[0] = false;
+            counts[0]++;
+        }
+    }
+
     @Override
     public String toString() {
         return "IndexModel[" + keyType + ", leaf capacity " + leafCapacity + ", internal capacity "

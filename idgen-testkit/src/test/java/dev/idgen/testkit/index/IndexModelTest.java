@@ -138,11 +138,42 @@ class IndexModelTest {
         for (long k : keys) {
             assertFalse(model.insert(k), () -> "second insert of " + k + " was not refused");
         }
+        model.verify();
         IndexStats s = model.stats();
         assertEquals(5_000, s.keys());
         assertEquals(5_000, s.duplicates());
         assertEquals(10_000, s.inserts());
         assertTrue(s.height() > 5, "height " + s.height());
+    }
+
+    @Test
+    void theTreeKeepsItsShapeUnderEveryRuleAndKeyType() {
+        dev.idgen.testkit.gen.Seeds.forEach(0x7EE5L, 60, random -> {
+            RightmostSplit rule = RightmostSplit.values()[random.nextInt(2)];
+            int leaf = 2 + random.nextInt(6);
+            int internal = 3 + random.nextInt(5);
+            IndexModel longs = IndexModel.builder(KeyType.BIGINT).leafCapacity(leaf).internalCapacity(internal)
+                    .rightmostSplit(rule).build();
+            IndexModel uuids = IndexModel.builder(KeyType.BINARY16).leafCapacity(leaf).internalCapacity(internal)
+                    .rightmostSplit(rule).build();
+            IndexModel bytes = IndexModel.builder(KeyType.bytes(9)).leafCapacity(leaf).internalCapacity(internal)
+                    .rightmostSplit(rule).build();
+            long base = 0;
+            for (int i = 0; i < 2_000; i++) {
+                // mostly increasing with local disorder, some far jumps back, some repeats
+                base += random.nextInt(4) - 1;
+                long k = random.nextInt(20) == 0 ? random.nextLong() : base + random.nextInt(8);
+                longs.insert(k);
+                uuids.insert(k, random.nextInt(3));
+                byte[] b = new byte[random.nextInt(10)];
+                random.nextBytes(b);
+                bytes.insert(b);
+            }
+            longs.verify();
+            uuids.verify();
+            bytes.verify();
+            assertTrue(longs.stats().duplicates() > 0, "the stream repeats keys: " + longs.stats());
+        });
     }
 
     @Test
