@@ -30,20 +30,20 @@ class IndexScoreboardTest {
     @Test
     void writersSharingAMillisecondStayOnTheRightEdgeButLeaveHalfPages() {
         IndexScoreboard.Builder b = IndexScoreboard.builder().rows(300_000).generators(4).idsPerMilli(4)
-                .index(i -> i.bufferPoolPages(256));
+                .index(i -> i.bufferPoolPages(16));
         IndexStats v7 = b.build().run(KeySource.UUID_V7);
         IndexStats snowflake = b.build().run(KeySource.SNOWFLAKE);
         IndexStats v4 = b.build().run(KeySource.UUID_V4);
-        // the working set is the right edge of the index: the pool serves every read
+        // the working set is the right edge of the index: a 16-page pool serves every read
         assertTrue(v7.bufferPoolHitRate() > 0.999, v7.toString());
         assertTrue(snowflake.bufferPoolHitRate() > 0.999, snowflake.toString());
-        // v4 reads leaves all over an index about four times the pool's size
-        assertTrue(v4.leafPages() > 3 * 256, v4.toString());
-        assertTrue(v4.bufferPoolHitRate() < 0.95, v4.toString());
+        // v4 reads leaves all over an index fifty times the pool's size
+        assertTrue(v4.leafPages() > 50 * 16, v4.toString());
+        assertTrue(v4.bufferPoolHitRate() < 0.75, v4.toString());
         // keys of one millisecond arrive out of order: the rightmost leaf splits in half, and no
         // later key ever reaches the lower half it leaves behind
         assertTrue(v7.leafHalfSplits() > 0 && v7.averageLeafFill() < 0.8, v7.toString());
-        IndexStats atPoint = b.index(i -> i.bufferPoolPages(256).rightmostSplit(RightmostSplit.AT_INSERT_POINT)).build().run(KeySource.UUID_V7);
+        IndexStats atPoint = b.index(i -> i.bufferPoolPages(16).rightmostSplit(RightmostSplit.AT_INSERT_POINT)).build().run(KeySource.UUID_V7);
         assertTrue(atPoint.leafPointSplits() > 0, atPoint.toString());
         assertTrue(atPoint.averageLeafFill() > v7.averageLeafFill() + 0.1, atPoint + " vs " + v7);
     }
