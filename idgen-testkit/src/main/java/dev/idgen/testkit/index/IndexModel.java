@@ -321,6 +321,9 @@ public final class IndexModel {
     }
 
     private void growRoot(Page sibling) {
+        if (height == MAX_HEIGHT) {
+            throw new IllegalStateException("the tree would grow past " + MAX_HEIGHT + " levels; use larger pages");
+        }
         Internal top = newInternal();
         top.children[0] = root;
         top.children[1] = sibling;
@@ -385,16 +388,23 @@ public final class IndexModel {
 
     private Leaf newLeaf() {
         leafPages++;
-        Leaf leaf = new Leaf(nextPageId++, (leafCapacity + 1) * words);
+        Leaf leaf = new Leaf(nextPageId(), (leafCapacity + 1) * words);
         admit(leaf);
         return leaf;
     }
 
     private Internal newInternal() {
         internalPages++;
-        Internal page = new Internal(nextPageId++, internalCapacity * words, internalCapacity + 1);
+        Internal page = new Internal(nextPageId(), internalCapacity * words, internalCapacity + 1);
         admit(page);
         return page;
+    }
+
+    private int nextPageId() {
+        if (nextPageId == Integer.MAX_VALUE) {
+            throw new IllegalStateException("the model holds " + Integer.MAX_VALUE + " pages, its limit; use larger pages");
+        }
+        return nextPageId++;
     }
 
     private void admit(Page page) {

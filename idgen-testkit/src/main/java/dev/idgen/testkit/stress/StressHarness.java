@@ -49,7 +49,8 @@ public final class StressHarness {
     }
 
     /**
-     * A builder: 4 threads, 10,000 IDs each, 60 s timeout, platform threads, per-thread order checked.
+     * A builder: 4 threads, 10,000 IDs each, 60 s timeout, daemon platform threads, per-thread order
+     * checked.
      *
      * @return a new builder
      */
@@ -212,6 +213,13 @@ public final class StressHarness {
         return new AssertionError(why + "; ids made per thread (of " + idsPerThread + "): [" + made + "]");
     }
 
+    /** Daemon threads, so that a worker stuck in a generator that ignores interrupts cannot keep the JVM up. */
+    private static Thread daemonWorker(Runnable work) {
+        Thread t = new Thread(work, "idgen-stress-worker");
+        t.setDaemon(true);
+        return t;
+    }
+
     private static <G> List<G> requireGenerators(List<G> generators) {
         Objects.requireNonNull(generators, "generators");
         if (generators.isEmpty()) {
@@ -230,7 +238,7 @@ public final class StressHarness {
         private int threads = 4;
         private int idsPerThread = 10_000;
         private Duration timeout = Duration.ofSeconds(60);
-        private ThreadFactory threadFactory = Thread::new;
+        private ThreadFactory threadFactory = StressHarness::daemonWorker;
         private boolean increasingPerThread = true;
 
         private Builder() {
@@ -278,7 +286,7 @@ public final class StressHarness {
 
         /**
          * @param factory makes the worker threads (on Java 21, {@code Thread.ofVirtual().factory()}
-         *     runs them on virtual threads); default platform threads
+         *     runs them on virtual threads); default daemon platform threads
          * @return this builder
          */
         public Builder threadFactory(ThreadFactory factory) {
