@@ -101,7 +101,7 @@ public final class Layouts {
 
     /**
      * An instant the layout can encode, where a test clock can start: between its epoch and 30 days
-     * later (or its last instant, if sooner).
+     * later, and in the first half of its range, so at least half of it is still ahead.
      *
      * @param random the source
      * @param layout the layout
@@ -110,7 +110,7 @@ public final class Layouts {
     public static Instant startInstant(SplittableRandom random, SnowflakeLayout layout) {
         long epoch = layout.epoch().toEpochMilli();
         long last = layout.lastInstant().toEpochMilli();
-        long span = Math.min(last - epoch, Duration.ofDays(30).toMillis());
+        long span = Math.min((last - epoch) / 2, Duration.ofDays(30).toMillis());
         return Instant.ofEpochMilli(epoch + random.nextLong(span + 1));
     }
 }
