@@ -10,6 +10,8 @@
  *       machine id;</li>
  *   <li>{@link dev.idgen.uuid} - RFC 9562 UUIDv7 and UUIDv4 generators, strict codecs, the
  *       unsigned order and the UUID decoder;</li>
+ *   <li>{@link dev.idgen.random} - the randomness UUID generators draw from: a striped CSPRNG
+ *       keystream by default;</li>
  *   <li>{@link dev.idgen.decode} - one decoder for people debugging: any ID written as text.</li>
  * </ul>
  *
@@ -23,5 +25,6 @@ module dev.idgen.core {
     exports dev.idgen.machine;
     exports dev.idgen.snowflake;
     exports dev.idgen.uuid;
+    exports dev.idgen.random;
     exports dev.idgen.decode;
 }

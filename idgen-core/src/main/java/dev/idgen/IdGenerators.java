@@ -1,6 +1,8 @@
 package dev.idgen;
 
 import dev.idgen.snowflake.SnowflakeGenerator;
+import dev.idgen.uuid.UuidV4Generator;
+import dev.idgen.uuid.UuidV7Generator;
 
 /**
  * The front door: generators with the defaults most services want.
@@ -25,5 +27,25 @@ public final class IdGenerators {
      */
     public static SnowflakeGenerator snowflake(long machineId) {
         return SnowflakeGenerator.builder().machineId(machineId).build();
+    }
+
+    /**
+     * A monotonic UUIDv7 generator (RFC 9562): the system clock, {@link dev.idgen.random.RandomSource#secure()}
+     * randomness, and {@code runAhead(10 s)} for counter rollovers and clock step backs (see
+     * {@link UuidV7Generator}).
+     *
+     * @return a new generator
+     */
+    public static UuidV7Generator uuidV7() {
+        return UuidV7Generator.builder().build();
+    }
+
+    /**
+     * A UUIDv4 generator (RFC 9562): 122 bits from {@link dev.idgen.random.RandomSource#secure()}.
+     *
+     * @return a new generator
+     */
+    public static UuidV4Generator uuidV4() {
+        return UuidV4Generator.builder().build();
     }
 }

@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,6 +52,7 @@ public final class TickSequence extends TickSequenceRightPad {
     private final int counterBits;
     private final long counterMask;
     private final long firstCounterBound;
+    private final LongSupplier randomBits;
     private final ClockBackwardsPolicy policy;
     private final boolean runsAhead;
     private final long toleranceMillis;
@@ -73,6 +75,31 @@ public final class TickSequence extends TickSequenceRightPad {
      */
     public TickSequence(InstantSource clock, long epochMillis, long tickMillis, long maxTick,
             int counterBits, long firstCounterBound, ClockBackwardsPolicy policy, Class<?> owner) {
+        this(clock, epochMillis, tickMillis, maxTick, counterBits, firstCounterBound,
+                () -> ThreadLocalRandom.current().nextLong(), policy, owner);
+    }
+
+    /**
+     * As the other constructor, with the random bits that seed each new tick's counter given.
+     *
+     * @param clock the only source of time
+     * @param epochMillis Unix milliseconds of tick 0
+     * @param tickMillis length of one tick in milliseconds, 1 or more
+     * @param maxTick the last tick that may be issued
+     * @param counterBits bits of counter below the tick, 1 to 31; {@code maxTick} must fit in the
+     *     remaining {@code 63 - counterBits} bits
+     * @param firstCounterBound 0 to start each new tick at counter 0, else the counter of a new tick
+     *     starts at {@code randomBits} reduced into {@code [0, firstCounterBound)}, at most
+     *     {@code 2^counterBits} (uniform when the bound is a power of two)
+     * @param randomBits 64 random bits a call, drawn once per new tick (not per ID) when
+     *     {@code firstCounterBound > 0}
+     * @param policy what to do when the clock reads earlier than the last tick issued
+     * @param owner the generator class, whose logger reports clock steps
+     */
+    public TickSequence(InstantSource clock, long epochMillis, long tickMillis, long maxTick,
+            int counterBits, long firstCounterBound, LongSupplier randomBits, ClockBackwardsPolicy policy,
+            Class<?> owner) {
+        this.randomBits = Objects.requireNonNull(randomBits, "randomBits");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.policy = Objects.requireNonNull(policy, "policy");
         if (tickMillis < 1 || counterBits < 1 || counterBits > 31 || maxTick < 0
@@ -175,7 +202,7 @@ public final class TickSequence extends TickSequenceRightPad {
     }
 
     private long firstCounter() {
-        return firstCounterBound == 0 ? 0 : ThreadLocalRandom.current().nextLong(firstCounterBound);
+        return firstCounterBound == 0 ? 0 : Math.floorMod(randomBits.getAsLong(), firstCounterBound);
     }
 
     /** The clock read earlier than {@code last}: re-read it, then apply the policy. */

@@ -24,7 +24,7 @@ import java.util.UUID;
  *
  * <p>In a v7 UUID, {@code rand_a} and the top of {@code rand_b} may be a counter or a sub-millisecond
  * fraction (RFC 9562 §6.2) rather than random bits; the UUID itself does not say which. idgen's
- * monotonic {@code UuidV7Generator} keeps a 16-bit counter in {@code rand_a} and the top 4 bits of
+ * monotonic {@link UuidV7Generator} keeps a 16-bit counter in {@code rand_a} and the top 4 bits of
  * {@code rand_b}.
  *
  * @param uuid the UUID

@@ -1,0 +1,187 @@
+package dev.idgen.random;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.security.SecureRandom;
+import java.util.function.Supplier;
+
+/**
+ * Random bits from a fixed array of stripes, each a buffer refilled in bulk by its own
+ * {@link Refill}. See {@link RandomSource#secure()}.
+ *
+ * <p><b>Invariant.</b> A stripe's buffer and position are touched only by the thread that holds its
+ * {@code busy} flag (taken by CAS 0 to 1 with acquire semantics, given back by a release store of
+ * 0), so each byte of keystream is handed out at most once and never to two callers. Nothing is
+ * shared by all threads: a call CASes only the flag of the stripe it lands on, and moves to the
+ * next stripe when that one is held (for example while it is being refilled).
+ */
+final class StripedRandom implements RandomSource {
+
+    /** Bytes per refill. */
+    static final int BUFFER_BYTES = 4096;
+
+    private static final int MAX_STRIPES = 64;
+    private static final long PROBE_MIX = 0x9E3779B97F4A7C15L;
+    private static final byte[] EMPTY = new byte[0];
+    private static final VarHandle LONGS =
+            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.nativeOrder());
+
+    /** Holds the shared default, made on first use of {@link RandomSource#secure()}. */
+    static final class Shared {
+        /** Stripes key themselves on their first refill. */
+        static final StripedRandom SECURE = secure(new SecureRandom());
+
+        private Shared() {
+        }
+    }
+
+    /** Fills a whole buffer with fresh random bytes. Called only by the stripe's holder. */
+    @FunctionalInterface
+    interface Refill {
+        void fill(byte[] buffer);
+    }
+
+    private final Stripe[] stripes;
+    private final int mask;
+    private final String name;
+
+    StripedRandom(Supplier<Refill> refills, String name) {
+        this(stripesFor(Runtime.getRuntime().availableProcessors()), refills, name);
+    }
+
+    StripedRandom(int stripeCount, Supplier<Refill> refills, String name) {
+        if (Integer.bitCount(stripeCount) != 1) {
+            throw new IllegalArgumentException("stripe count " + stripeCount + " is not a power of two");
+        }
+        this.stripes = new Stripe[stripeCount];
+        for (int i = 0; i < stripeCount; i++) {
+            stripes[i] = new Stripe(refills.get());
+        }
+        this.mask = stripeCount - 1;
+        this.name = name;
+    }
+
+    static StripedRandom secure(SecureRandom seeder) {
+        return new StripedRandom(() -> new AesCtrKeystream(seeder), "RandomSource.secure()");
+    }
+
+    /** The next power of two at or above twice the processors, 2 to 64. */
+    static int stripesFor(int processors) {
+        int wanted = Math.max(2, Math.min(MAX_STRIPES, 2 * processors));
+        return Integer.highestOneBit(wanted - 1) << 1;
+    }
+
+    int stripeCount() {
+        return stripes.length;
+    }
+
+    @Override
+    public long nextLong() {
+        Stripe s = acquire();
+        try {
+            return s.take();
+        } finally {
+            s.release();
+        }
+    }
+
+    @Override
+    public <T> T nextTwoLongs(LongPairFunction<T> then) {
+        long first;
+        long second;
+        Stripe s = acquire();
+        try {
+            first = s.take();
+            second = s.take();
+        } finally {
+            s.release();
+        }
+        return then.apply(first, second);
+    }
+
+    /**
+     * Takes the stripe this thread hashes to, or failing that the next free one. Stripes are held for
+     * a few nanoseconds (a refill: about a microsecond), so a full round of held stripes is rare; after
+     * one the thread yields rather than spin against holders that may not be running.
+     */
+    @SuppressWarnings("deprecation") // Thread.getId(): threadId() is Java 19+
+    private Stripe acquire() {
+        long id = Thread.currentThread().getId();
+        int i = (int) ((id * PROBE_MIX) >>> 32) & mask;
+        for (int failed = 0;; i = (i + 1) & mask) {
+            Stripe s = stripes[i];
+            if (s.tryAcquire()) {
+                return s;
+            }
+            if (++failed == stripes.length) {
+                failed = 0;
+                Thread.yield();
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return name + " (" + stripes.length + " stripes of " + BUFFER_BYTES + " bytes)";
+    }
+
+    /** One stripe: a buffer of random bytes, the position of the next unread byte and its flag. */
+    static final class Stripe extends StripePadded {
+        private static final VarHandle BUSY;
+
+        static {
+            try {
+                BUSY = MethodHandles.lookup().findVarHandle(StripeState.class, "busy", int.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
+        Stripe(Refill refill) {
+            this.refill = refill;
+            this.buffer = EMPTY; // allocated and filled on first use
+        }
+
+        boolean tryAcquire() {
+            return busy == 0 && (int) BUSY.compareAndExchangeAcquire(this, 0, 1) == 0;
+        }
+
+        void release() {
+            BUSY.setRelease(this, 0);
+        }
+
+        /** Caller holds the stripe. */
+        long take() {
+            int p = position;
+            if (p == buffer.length) {
+                if (buffer.length == 0) {
+                    buffer = new byte[BUFFER_BYTES];
+                    position = BUFFER_BYTES; // unread only once a refill has succeeded
+                }
+                refill.fill(buffer); // if this throws, position still says "empty"
+                p = 0;
+            }
+            position = p + Long.BYTES;
+            return (long) LONGS.get(buffer, p);
+        }
+    }
+
+    /** Padding before the stripe's fields, so that two stripes never share a cache line. */
+    abstract static class StripeLeftPad {
+        long p00, p01, p02, p03, p04, p05, p06, p07;
+    }
+
+    /** The fields; see {@link Stripe}. */
+    abstract static class StripeState extends StripeLeftPad {
+        volatile int busy;
+        int position;
+        byte[] buffer;
+        Refill refill;
+    }
+
+    /** Padding after the fields. */
+    abstract static class StripePadded extends StripeState {
+        long p10, p11, p12, p13, p14, p15, p16, p17;
+    }
+}

@@ -1,0 +1,7 @@
+/**
+ * The random bits UUID generators draw from. {@link dev.idgen.random.RandomSource#secure()}, the
+ * default, is a CSPRNG built for many threads: striped AES-256-CTR keystream buffers seeded from
+ * {@link java.security.SecureRandom}, refilled in bulk, with no lock shared by all threads and no
+ * state per thread. Faster guessable sources exist only under names that say so.
+ */
+package dev.idgen.random;
