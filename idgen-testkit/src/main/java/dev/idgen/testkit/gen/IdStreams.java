@@ -1,8 +1,11 @@
 package dev.idgen.testkit.gen;
 
+import dev.idgen.random.RandomSource;
 import dev.idgen.snowflake.ClockBackwardsPolicy;
 import dev.idgen.snowflake.SnowflakeGenerator;
 import dev.idgen.snowflake.SnowflakeLayout;
+import dev.idgen.uuid.UuidV4Generator;
+import dev.idgen.uuid.UuidV7Generator;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.Objects;
@@ -13,8 +16,9 @@ import java.util.function.Supplier;
 
 /**
  * Seeded streams of IDs in the order they were made: what a table receives from several services
- * writing at once. Time is simulated (rows arrive at a fixed number per millisecond), never read
- * from the system clock, so a stream is the same on every run with the same seed.
+ * writing at once. The IDs come from core's real generators, given a simulated clock (rows arrive
+ * at a fixed number per millisecond; the system clock is never read) and seeded randomness
+ * ({@link RandomSource#seeded(long)}), so a stream is the same on every run with the same seed.
  *
  * <p>Rows come from {@code generators} generators; each row picks one at random. Generator
  * {@code g}'s clock runs a fixed offset ahead of the shared time, drawn once from
@@ -57,11 +61,11 @@ public final class IdStreams {
     }
 
     /**
-     * UUIDs shaped as RFC 9562 version 7 (48-bit Unix milliseconds, version, 74 random bits with the
-     * variant), from the same simulated time. Within one millisecond their order is random, as it is
-     * for v7s from several generators.
+     * UUIDv7s from real {@link UuidV7Generator}s (monotonic, the default), one per writer, on the
+     * same simulated time. Each generator's UUIDs increase; within one millisecond the UUIDs of
+     * different generators come in random order.
      *
-     * @param random the source (generator choice, clock offsets, random bits)
+     * @param random the source (generator choice, clock offsets, each generator's seed)
      * @param generators how many generators, 1 or more
      * @param start the shared time of the first row
      * @param idsPerMilli rows per millisecond of shared time, 1 or more
@@ -72,44 +76,24 @@ public final class IdStreams {
     public static Supplier<UUID> uuidV7(SplittableRandom random, int generators, Instant start, int idsPerMilli,
             long maxSkewMillis) {
         SimulatedTime time = new SimulatedTime(random, generators, start, idsPerMilli, maxSkewMillis);
-        return () -> {
-            long millis = time.millisOf(time.nextRow());
-            return v7(millis, random.nextLong(), random.nextLong());
-        };
+        UuidV7Generator[] gens = new UuidV7Generator[generators];
+        for (int g = 0; g < generators; g++) {
+            gens[g] = UuidV7Generator.builder().clock(time.clockOf(g))
+                    .randomness(RandomSource.seeded(random.nextLong())).build();
+        }
+        return () -> gens[time.nextRow()].next();
     }
 
     /**
-     * UUIDs shaped as RFC 9562 version 4: 122 random bits.
+     * UUIDv4s from a real {@link UuidV4Generator} with seeded randomness.
      *
-     * @param random the source
+     * @param random the source of the generator's seed
      * @return the stream
      */
     public static Supplier<UUID> uuidV4(SplittableRandom random) {
         Objects.requireNonNull(random, "random");
-        return () -> v4(random.nextLong(), random.nextLong());
-    }
-
-    /**
-     * A version 7 UUID from its time and random bits (RFC 9562 section 5.7).
-     *
-     * @param unixMillis the 48-bit Unix milliseconds
-     * @param randA its low 12 bits become {@code rand_a}
-     * @param randB its low 62 bits become {@code rand_b}
-     * @return the UUID
-     */
-    static UUID v7(long unixMillis, long randA, long randB) {
-        return new UUID(unixMillis << 16 | 0x7000L | (randA & 0xFFFL), randB & 0x3FFF_FFFF_FFFF_FFFFL | Long.MIN_VALUE);
-    }
-
-    /**
-     * A version 4 UUID from 128 random bits, version and variant overwritten (RFC 9562 section 5.4).
-     *
-     * @param high random bits
-     * @param low random bits
-     * @return the UUID
-     */
-    static UUID v4(long high, long low) {
-        return new UUID(high & ~0xF000L | 0x4000L, low & 0x3FFF_FFFF_FFFF_FFFFL | Long.MIN_VALUE);
+        UuidV4Generator ids = UuidV4Generator.builder().randomness(RandomSource.seeded(random.nextLong())).build();
+        return ids::next;
     }
 
     /** The shared time and each generator's offset; advances one millisecond every {@code idsPerMilli} rows. */
