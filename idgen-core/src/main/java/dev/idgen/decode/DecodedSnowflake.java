@@ -17,6 +17,8 @@ public record DecodedSnowflake(String input, SnowflakeId id) implements DecodedI
     private static final int TWITTER_MACHINE_BITS = 10;
 
     /**
+     * @param input the string as given
+     * @param id its fields under that layout
      * @throws NullPointerException if any component is null
      */
     public DecodedSnowflake {

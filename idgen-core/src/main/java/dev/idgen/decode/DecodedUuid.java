@@ -15,6 +15,9 @@ import java.util.Optional;
 public record DecodedUuid(String input, UuidForm form, UuidInfo info) implements DecodedId {
 
     /**
+     * @param input the string as given
+     * @param form the text form it was written in
+     * @param info what the UUID carries
      * @throws NullPointerException if any component is null
      */
     public DecodedUuid {

@@ -7,6 +7,7 @@ package dev.idgen.snowflake;
  */
 public final class ClockMovedBackwardsException extends IllegalStateException {
 
+    /** How far the clock was behind the last tick used, in milliseconds. */
     private final long millisBehind;
 
     /**

@@ -18,6 +18,11 @@ public record SnowflakeId(long id, java.time.Instant timestamp, long machineId, 
     private static final int WORKER_BITS = 5;
 
     /**
+     * @param id the ID itself
+     * @param timestamp the start of the tick it was made in
+     * @param machineId the machine id field
+     * @param sequence the sequence field
+     * @param layout the layout it was read with
      * @throws NullPointerException if {@code timestamp} or {@code layout} is null
      */
     public SnowflakeId {

@@ -77,6 +77,13 @@ public record SnowflakeLayout(String name, int timestampBits, int machineBits, i
     /**
      * Checks the layout.
      *
+     * @param name a short name for messages
+     * @param timestampBits bits of the tick count
+     * @param machineBits bits of the machine id
+     * @param sequenceBits bits of the per-tick sequence
+     * @param epoch the instant of tick 0
+     * @param tick the length of one tick
+     * @param fieldOrder where the machine id and the sequence sit below the timestamp
      * @throws IllegalArgumentException if a field is out of range or the bits do not add up to 63
      */
     public SnowflakeLayout {

@@ -43,6 +43,11 @@ public record UuidInfo(UUID uuid, UuidVariant variant, int version, Optional<Ins
     private static final long HUNDRED_NS_PER_SECOND = 10_000_000L;
 
     /**
+     * @param uuid the UUID
+     * @param variant its variant
+     * @param version its 4 version bits
+     * @param time the time it carries, or empty
+     * @param fields the fields of its version, most significant first (copied)
      * @throws NullPointerException if any component is null
      */
     public UuidInfo {
@@ -62,6 +67,9 @@ public record UuidInfo(UUID uuid, UuidVariant variant, int version, Optional<Ins
     public record Field(String name, int bits, long value) {
 
         /**
+         * @param name the field's name in RFC 9562
+         * @param bits its width
+         * @param value its bits, right-aligned (read unsigned when {@code bits} is 64)
          * @throws IllegalArgumentException if {@code bits} is not 1 to 64 or {@code value} does not fit
          */
         public Field {

@@ -20,6 +20,9 @@ public record ClockScript(Instant start, List<Long> stepsMillis) {
     /**
      * Checks the script.
      *
+     * @param start the first reading
+     * @param stepsMillis the change from each reading to the next: positive forwards, 0 standing still,
+     *     negative back
      * @throws IllegalArgumentException if a reading would fall before 1970-01-01T00:00:00Z
      */
     public ClockScript {

@@ -53,6 +53,10 @@ public record KeyType(String name, Kind kind, int storedBytes, int words) {
     /**
      * Checks the key type.
      *
+     * @param name the column type, for reports, such as {@code "BIGINT"}
+     * @param kind which values the keys are
+     * @param storedBytes bytes one key takes on a page, 1 or more
+     * @param words 64-bit words one key takes in the model's arrays
      * @throws IllegalArgumentException if a size is out of range or does not match the kind
      */
     public KeyType {

@@ -54,6 +54,14 @@ public record PageFormat(String name, int pageBytes, int pageOverheadBytes, int 
     /**
      * Checks the format.
      *
+     * @param name the engine, for reports
+     * @param pageBytes the page size, 512 or more
+     * @param pageOverheadBytes bytes of each page no entry can use
+     * @param slotBytes bytes per entry outside its body (line pointer, directory slot)
+     * @param leafEntryHeaderBytes bytes of each leaf entry besides its key and row
+     * @param internalEntryHeaderBytes bytes of each internal entry besides its key, the child pointer
+     *     included
+     * @param alignment entry bodies are rounded up to a multiple of this, 1 or more
      * @throws IllegalArgumentException if a size is out of range
      */
     public PageFormat {
