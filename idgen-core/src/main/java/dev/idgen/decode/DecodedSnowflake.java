@@ -13,9 +13,6 @@ import java.util.Optional;
  */
 public record DecodedSnowflake(String input, SnowflakeId id) implements DecodedId {
 
-    /** Layouts with 10 machine bits split them as Twitter does, 5 datacenter + 5 worker. */
-    private static final int TWITTER_MACHINE_BITS = 10;
-
     /**
      * @param input the string as given
      * @param id its fields under that layout
@@ -34,14 +31,11 @@ public record DecodedSnowflake(String input, SnowflakeId id) implements DecodedI
 
     /**
      * @return e.g. {@code Snowflake 175928847299117063 (layout discord): time 2016-04-30T11:18:25.796Z,
-     *     machine 32 (datacenter 1, worker 0), sequence 7}
+     *     machine 32 (worker 1, process 0), sequence 7}
      */
     @Override
     public String toString() {
-        String machine = id.layout().machineBits() == TWITTER_MACHINE_BITS
-                ? id.machineId() + " (datacenter " + id.datacenterId() + ", worker " + id.workerId() + ")"
-                : Long.toString(id.machineId());
         return "Snowflake " + Long.toUnsignedString(id.id()) + " (layout " + id.layout().name() + "): time "
-                + id.timestamp() + ", machine " + machine + ", sequence " + id.sequence();
+                + id.timestamp() + ", machine " + id.machineDescription() + ", sequence " + id.sequence();
     }
 }

@@ -21,7 +21,7 @@ import java.util.Objects;
  * <pre>{@code
  * IdDecoder.decode("175928847299117063", SnowflakeLayout.DISCORD)
  *   // Snowflake 175928847299117063 (layout discord): time 2016-04-30T11:18:25.796Z,
- *   //   machine 32 (datacenter 1, worker 0), sequence 7
+ *   //   machine 32 (worker 1, process 0), sequence 7
  * IdDecoder.decode("017F22E2-79B0-7CC3-98C4-DC0C0C07398F")
  *   // UUID 017f22e2-79b0-7cc3-98c4-dc0c0c07398f: RFC 9562 version 7, Unix Epoch time-based;
  *   //   time 2022-02-22T19:22:22Z; unix_ts_ms=0x017f22e279b0 rand_a=0xcc3 rand_b=0x18c4dc0c0c07398f

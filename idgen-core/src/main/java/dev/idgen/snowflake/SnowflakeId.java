@@ -59,12 +59,25 @@ public record SnowflakeId(long id, java.time.Instant timestamp, long machineId, 
         }
     }
 
+    /**
+     * The machine field for people: the number, and for a 10-bit field its two 5-bit halves under the
+     * names the layout's authors use (Twitter: datacenter and worker; Discord: internal worker and
+     * internal process).
+     *
+     * @return e.g. {@code 32 (worker 1, process 0)} for Discord, {@code 42} for a 13-bit shard
+     */
+    public String machineDescription() {
+        if (layout.machineBits() != 2 * WORKER_BITS) {
+            return Long.toString(machineId);
+        }
+        boolean discord = layout.equals(SnowflakeLayout.DISCORD);
+        return machineId + " (" + (discord ? "worker " : "datacenter ") + datacenterId()
+                + (discord ? ", process " : ", worker ") + workerId() + ")";
+    }
+
     @Override
     public String toString() {
-        String machine = layout.machineBits() == 2 * WORKER_BITS
-                ? machineId + " (datacenter " + datacenterId() + ", worker " + workerId() + ")"
-                : Long.toString(machineId);
         return "SnowflakeId[" + Long.toUnsignedString(id) + " layout=" + layout.name()
-                + " timestamp=" + timestamp + " machine=" + machine + " sequence=" + sequence + "]";
+                + " timestamp=" + timestamp + " machine=" + machineDescription() + " sequence=" + sequence + "]";
     }
 }

@@ -1,6 +1,7 @@
 package dev.idgen.decode;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -27,7 +28,14 @@ class IdDecoderTest {
         assertEquals(7, s.id().sequence());
         assertEquals(Optional.of(Instant.parse("2016-04-30T11:18:25.796Z")), d.time());
         assertEquals("Snowflake 175928847299117063 (layout discord): time 2016-04-30T11:18:25.796Z, "
-                + "machine 32 (datacenter 1, worker 0), sequence 7", d.toString());
+                + "machine 32 (worker 1, process 0), sequence 7", d.toString());
+    }
+
+    @Test
+    void twitterNamesTheMachineHalvesDatacenterAndWorker() {
+        long id = SnowflakeLayout.TWITTER.encode(1000, (3 << 5) | 17, 0);
+        assertTrue(IdDecoder.decode(Long.toString(id)).toString()
+                .contains("machine 113 (datacenter 3, worker 17)"), () -> IdDecoder.decode(Long.toString(id)).toString());
     }
 
     @Test
