@@ -27,8 +27,8 @@ import picocli.CommandLine.Spec;
  * {@value IdgenCommand#EXIT_BAD_INPUT}.
  */
 @Command(name = "decode", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
-        description = {"Say what an ID is and what is inside: a UUID (8-4-4-4-12, 32 hex digits, {braces} or "
-                + "urn:uuid:) or a decimal Snowflake.",
+        description = {"Say what an ID is and what is inside.",
+                "A UUID (8-4-4-4-12, 32 hex digits, {braces} or urn:uuid:) or a decimal Snowflake.",
                 "A Snowflake whose time is implausible under the layout used (after now, before the epoch) gets a "
                 + "warning and the layouts that give a plausible time."})
 final class DecodeCommand implements Callable<Integer> {

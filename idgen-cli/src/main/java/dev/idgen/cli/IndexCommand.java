@@ -32,9 +32,9 @@ import picocli.CommandLine.Spec;
  * count, as a scoreboard; optionally a chart of leaf fill and pages as rows grow.
  */
 @Command(name = "index", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
-        description = {"Insert the same number of rows keyed by each ID kind into a model of a B+ tree primary-key index "
-                + "and compare what the database would do: splits, page writes, pages, leaf fill, index size, "
-                + "buffer-pool hit rate.",
+        description = {"Compare what each key kind does to a B+ tree primary-key index (model).",
+                "Inserts the same number of rows keyed by each kind and counts what the database would do: "
+                + "splits, page writes, pages, leaf fill, index size, buffer-pool hit rate.",
                 "The defaults reproduce the README's one-million-row table."})
 final class IndexCommand implements Callable<Integer> {
 

@@ -135,7 +135,7 @@ public record IdReport(String input, Map<String, Object> fields, String warning,
             } else {
                 out.append("  layouts that give a plausible time:\n");
                 for (SnowflakeId s : suggestions) {
-                    out.append("    --layout ").append(s.layout().name()).append("  ").append(s.timestamp())
+                    out.append("    --layout ").append(String.format(Locale.ROOT, "%-10s", s.layout().name())).append(s.timestamp())
                             .append(" (").append(RelativeTime.describe(s.timestamp(), now)).append(")\n");
                 }
             }

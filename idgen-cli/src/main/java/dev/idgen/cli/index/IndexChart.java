@@ -4,11 +4,15 @@ import de.erichseifert.vectorgraphics2d.VectorGraphics2D;
 import de.erichseifert.vectorgraphics2d.svg.SVGProcessor;
 import de.erichseifert.vectorgraphics2d.util.PageSize;
 import java.awt.Color;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
@@ -24,31 +28,30 @@ public final class IndexChart {
 
     private static final int WIDTH = 860;
     private static final int HEIGHT = 380;
+    private static final Pattern LONG_DECIMAL = Pattern.compile("-?\\d+\\.\\d{2,}");
 
     private IndexChart() {
     }
 
     /**
      * @param results the runs, each with its points
-     * @param subtitle the settings, shown in the first chart's title
+     * @param subtitle the settings, shown under each chart
      * @return an SVG document
      */
     public static String svg(List<IndexRun.Result> results, String subtitle) {
-        XYChart fill = chart("Average leaf fill as rows grow (" + subtitle + ")", "average leaf fill (%)");
-        XYChart pages = chart("Index pages as rows grow", "pages (leaf + internal)");
+        XYChart fill = chart("Average leaf fill as rows grow", "average leaf fill (%)", subtitle);
+        XYChart pages = chart("Index pages as rows grow", "pages (leaf + internal)", subtitle);
         for (IndexRun.Result r : results) {
-            int n = r.points().size() + 1;
+            int n = r.points().size();
             double[] x = new double[n];
             double[] f = new double[n];
             double[] p = new double[n];
-            for (int i = 1; i < n; i++) {
-                IndexRun.Point point = r.points().get(i - 1);
+            for (int i = 0; i < n; i++) {
+                IndexRun.Point point = r.points().get(i);
                 x[i] = point.rows();
                 f[i] = 100 * point.stats().averageLeafFill();
                 p[i] = point.stats().pages();
             }
-            f[0] = n > 1 ? f[1] : 0;   // the empty index has no fill; start each line at its first point's
-            p[0] = 1;                   // an empty index is one (root) page
             String name = r.source().label() + " (" + r.source().keyType() + ")";
             line(fill.addSeries(name, x, f));
             line(pages.addSeries(name, x, p));
@@ -63,7 +66,24 @@ public final class IndexChart {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return bytes.toString(StandardCharsets.UTF_8);
+        return compact(bytes.toString(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * XChart draws text as glyph outlines, with coordinates to many decimals; a tenth of a pixel is
+     * plenty and makes the file less than half the size. Only numbers with two or more decimals are
+     * touched, so attribute values such as {@code version="1.0"} stay as they are.
+     */
+    static String compact(String svg) {
+        Matcher m = LONG_DECIMAL.matcher(svg);
+        StringBuilder out = new StringBuilder(svg.length() / 2);
+        while (m.find()) {
+            String rounded = BigDecimal.valueOf(Double.parseDouble(m.group())).setScale(1, RoundingMode.HALF_EVEN)
+                    .stripTrailingZeros().toPlainString();
+            m.appendReplacement(out, rounded.equals("-0") ? "0" : rounded);
+        }
+        m.appendTail(out);
+        return out.toString();
     }
 
     /**
@@ -83,9 +103,9 @@ public final class IndexChart {
         return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
     }
 
-    private static XYChart chart(String title, String yTitle) {
+    private static XYChart chart(String title, String yTitle, String subtitle) {
         XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title)
-                .xAxisTitle("rows inserted").yAxisTitle(yTitle).build();
+                .xAxisTitle("rows inserted (" + subtitle + ")").yAxisTitle(yTitle).build();
         Styler s = chart.getStyler();
         s.setLegendPosition(Styler.LegendPosition.OutsideE);
         s.setChartBackgroundColor(Color.WHITE);
