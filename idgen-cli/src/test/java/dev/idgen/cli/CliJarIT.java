@@ -135,7 +135,7 @@ class CliJarIT {
         for (KeySource source : List.of(KeySource.UUID_V4, KeySource.UUID_V7)) {
             IndexStats s = board.run(source);
             String[] cells = IndexCommandTest.row(r.out(), source.label());
-            assertEquals(String.format(java.util.Locale.ROOT, "%,d", s.splits()), cells[1], r.out());
+            assertEquals(String.format(java.util.Locale.ROOT, "%,d", s.leafSplits()), cells[1], r.out());
             assertEquals(String.format(java.util.Locale.ROOT, "%,d", s.pageWrites()), cells[2], r.out());
             assertEquals(String.format(java.util.Locale.ROOT, "%.1f %%", 100 * s.averageLeafFill()), cells[5], r.out());
             assertEquals(String.format(java.util.Locale.ROOT, "%.2f %%", 100 * s.bufferPoolHitRate()), cells[8], r.out());

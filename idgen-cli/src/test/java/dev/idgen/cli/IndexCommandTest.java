@@ -29,7 +29,7 @@ class IndexCommandTest {
         String[] cells = row(out, source.label());
         String where = source + " in\n" + out;
         assertEquals(s.keyType().toString(), cells[0], where);
-        assertEquals(String.format(Locale.ROOT, "%,d", s.splits()), cells[1], where);
+        assertEquals(String.format(Locale.ROOT, "%,d", s.leafSplits()), cells[1], where);
         assertEquals(String.format(Locale.ROOT, "%,d", s.pageWrites()), cells[2], where);
         assertEquals(String.format(Locale.ROOT, "%,d", s.pages()), cells[3], where);
         assertEquals(String.format(Locale.ROOT, "%,d", s.leafPages()), cells[4], where);

@@ -114,7 +114,7 @@ public record IdReport(String input, Map<String, Object> fields, String warning,
     }
 
     private static String describe(SnowflakeLayout l) {
-        String time = l.timestampBits() + (l.tickMillis() == 1 ? " ms" : " x " + l.tickMillis() + " ms") + " bits since " + l.epoch();
+        String time = l.timestampBits() + " bits of " + (l.tickMillis() == 1 ? "ms" : l.tickMillis() + " ms") + " since " + l.epoch();
         String rest = l.fieldOrder() == SnowflakeLayout.FieldOrder.TIME_MACHINE_SEQUENCE
                 ? l.machineBits() + " machine | " + l.sequenceBits() + " sequence"
                 : l.sequenceBits() + " sequence | " + l.machineBits() + " machine";

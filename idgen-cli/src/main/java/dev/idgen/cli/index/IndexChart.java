@@ -111,6 +111,7 @@ public final class IndexChart {
         s.setChartBackgroundColor(Color.WHITE);
         s.setPlotBackgroundColor(Color.WHITE);
         chart.getStyler().setXAxisDecimalPattern("#,###");
+        chart.getStyler().setXAxisMin(0.0);   // round ticks from 0, not from the first point's row count
         chart.getStyler().setYAxisDecimalPattern("#,###");
         return chart;
     }

@@ -18,13 +18,13 @@ public final class ScoreboardText {
     public static String table(List<IndexRun.Result> results) {
         boolean pool = results.stream().anyMatch(r -> r.stats().poolPages() > 0);
         TextTable t = pool
-                ? new TextTable("key", "column", ">splits", ">page writes", ">pages", ">leaf pages", ">leaf fill",
+                ? new TextTable("key", "column", ">leaf splits", ">page writes", ">pages", ">leaf pages", ">leaf fill",
                         ">height", ">index size", ">pool hit rate")
-                : new TextTable("key", "column", ">splits", ">page writes", ">pages", ">leaf pages", ">leaf fill",
+                : new TextTable("key", "column", ">leaf splits", ">page writes", ">pages", ">leaf pages", ">leaf fill",
                         ">height", ">index size");
         for (IndexRun.Result r : results) {
             IndexStats s = r.stats();
-            String[] cells = {r.source().label(), s.keyType().toString(), count(s.splits()), count(s.pageWrites()),
+            String[] cells = {r.source().label(), s.keyType().toString(), count(s.leafSplits()), count(s.pageWrites()),
                     count(s.pages()), count(s.leafPages()), percent(s.averageLeafFill(), 1), Integer.toString(s.height()),
                     mib(s.indexBytes()), percent(s.bufferPoolHitRate(), 2)};
             t.row(pool ? cells : java.util.Arrays.copyOf(cells, cells.length - 1));
