@@ -22,7 +22,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The shaded jar as a user runs it: {@code java -jar target/idgen-cli.jar ...} in its own process,
+ * The shaded jar as a user runs it: {@code java -jar target/idgen.jar ...} in its own process,
  * output through real pipes (so neither stream is a terminal). Runs in {@code integration-test},
  * after {@code package} has built the jar.
  */
@@ -40,7 +40,7 @@ class CliJarIT {
 
     @BeforeAll
     static void findJar() {
-        jar = Path.of(System.getProperty("idgen.jar", "target/idgen-cli.jar"));
+        jar = Path.of(System.getProperty("idgen.jar", "target/idgen.jar"));
         assertTrue(Files.isRegularFile(jar), "no jar at " + jar.toAbsolutePath() + "; run mvn verify");
     }
 
