@@ -11,10 +11,13 @@ import java.util.Objects;
  *
  * @param clock "now", for relative times in {@code decode} and the time inside generated IDs
  * @param stdin where {@code decode} reads IDs when none are given as arguments
+ * @param stdinIsTerminal whether standard input is a terminal ({@code decode} then asks for
+ *     arguments rather than wait for typing)
  * @param stdoutIsTerminal whether standard output is a terminal (help in colour)
  * @param stderrIsTerminal whether standard error is a terminal (progress bars)
  */
-public record CliContext(InstantSource clock, InputStream stdin, boolean stdoutIsTerminal, boolean stderrIsTerminal) {
+public record CliContext(InstantSource clock, InputStream stdin, boolean stdinIsTerminal, boolean stdoutIsTerminal,
+        boolean stderrIsTerminal) {
 
     /**
      * @throws NullPointerException if {@code clock} or {@code stdin} is null
@@ -26,7 +29,8 @@ public record CliContext(InstantSource clock, InputStream stdin, boolean stdoutI
 
     /** @return the system clock, {@code System.in}, and the terminals as this process has them */
     public static CliContext system() {
-        return new CliContext(InstantSource.system(), System.in, Terminals.isTerminal(Terminals.STDOUT),
+        return new CliContext(InstantSource.system(), System.in, Terminals.isTerminal(Terminals.STDIN),
+                Terminals.isTerminal(Terminals.STDOUT),
                 Terminals.isTerminal(Terminals.STDERR));
     }
 }

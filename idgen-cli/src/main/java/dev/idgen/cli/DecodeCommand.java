@@ -14,6 +14,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -57,6 +58,10 @@ final class DecodeCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        if (ids.isEmpty() && context.stdinIsTerminal()) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "no ID given; expected IDs as arguments, or one a line piped to standard input");
+        }
         List<String> inputs = ids.isEmpty() ? readStdin() : ids;
         Instant now = context.clock().instant();
         int bad = 0;

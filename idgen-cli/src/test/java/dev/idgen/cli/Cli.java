@@ -35,7 +35,7 @@ final class Cli {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         CliContext context = new CliContext(clock, new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
-                terminals, terminals);
+                terminals, terminals, terminals);
         int code = IdgenCommand.commandLine(context, new PrintWriter(out), new PrintWriter(err)).execute(args);
         return new Run(code, out.toString().replace("\r\n", "\n"), err.toString().replace("\r\n", "\n"));
     }

@@ -113,6 +113,14 @@ class DecodeCommandTest {
     }
 
     @Test
+    void noArgumentsWithATerminalForInputIsAUsageErrorNotAWait() {
+        Cli.Run r = Cli.runAt(dev.idgen.testkit.clock.ManualClock.at(Cli.NOW), DISCORD_ID + "\n", true, "decode");
+        assertEquals(IdgenCommand.EXIT_USAGE, r.exit());
+        assertEquals("", r.out());
+        assertTrue(r.err().startsWith("idgen decode: no ID given; expected IDs as arguments, or one a line piped"), r.err());
+    }
+
+    @Test
     void unknownLayoutIsAUsageError() {
         Cli.Run r = Cli.run("decode", "--layout", "snowflake", DISCORD_ID);
         assertEquals(IdgenCommand.EXIT_USAGE, r.exit());

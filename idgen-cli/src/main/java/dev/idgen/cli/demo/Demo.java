@@ -156,9 +156,9 @@ public final class Demo {
                 long before = clock.reads();
                 long id = ids.nextLong();
                 describe("after the step", id);
-                out.printf(Locale.ROOT, "     the call waited, reading a clock that moves 1 ms a read %d times, until it was back%n",
+                out.printf(Locale.ROOT, "     the call spun until the clock was back at the last millisecond used (%d clock reads,%n",
                         clock.reads() - before);
-                out.println("     at the last millisecond used; the caller saw a delay, not an error.");
+                out.println("     the demo's clock moving 1 ms a read): the caller saw a delay, not an error.");
             }
         }
         out.println("   Either way no ID repeats and none goes back in time; a step longer than waitUpTo's bound is refused too.");

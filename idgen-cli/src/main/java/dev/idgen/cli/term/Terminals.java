@@ -8,10 +8,13 @@ import java.nio.file.Path;
  * Whether a standard stream is a terminal. Java has no portable call for this per stream
  * ({@code System.console()} speaks for stdin and stdout together, and from JDK 22 on not even
  * that), so on Linux the file descriptor's target is read from {@code /proc/self/fd}. Anywhere that
- * fails, and whenever {@code TERM=dumb} or {@code NO_COLOR} is set, the answer is "not a terminal":
- * plain output is always safe.
+ * fails, and for an output stream whenever {@code TERM=dumb} or {@code NO_COLOR} is set, the answer
+ * is "not a terminal": plain output is always safe.
  */
 public final class Terminals {
+
+    /** File descriptor of standard input. */
+    public static final int STDIN = 0;
 
     /** File descriptor of standard output. */
     public static final int STDOUT = 1;
@@ -23,11 +26,11 @@ public final class Terminals {
     }
 
     /**
-     * @param fd {@link #STDOUT} or {@link #STDERR}
+     * @param fd {@link #STDIN}, {@link #STDOUT} or {@link #STDERR}
      * @return whether that stream goes to a terminal that may get colours and progress bars
      */
     public static boolean isTerminal(int fd) {
-        if ("dumb".equals(System.getenv("TERM")) || System.getenv("NO_COLOR") != null) {
+        if (fd != STDIN && ("dumb".equals(System.getenv("TERM")) || System.getenv("NO_COLOR") != null)) {
             return false;
         }
         try {
