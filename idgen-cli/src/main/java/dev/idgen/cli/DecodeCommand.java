@@ -1,0 +1,110 @@
+package dev.idgen.cli;
+
+import dev.idgen.cli.decode.IdReport;
+import dev.idgen.decode.DecodedId;
+import dev.idgen.decode.IdDecoder;
+import dev.idgen.snowflake.SnowflakeLayout;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code idgen decode}: what an ID is and what is inside, through core's {@link IdDecoder}. IDs come
+ * from the arguments, or one a line from standard input (blank lines skipped). Every ID that cannot
+ * be read gets one line on standard error; the others are still decoded, and the exit code is then
+ * {@value IdgenCommand#EXIT_BAD_INPUT}.
+ */
+@Command(name = "decode", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+        description = {"Say what an ID is and what is inside.",
+                "A UUID (8-4-4-4-12, 32 hex digits, {braces} or urn:uuid:) or a decimal Snowflake.",
+                "A Snowflake whose time is implausible under the layout used (after now, before the epoch) gets a "
+                + "warning and the layouts that give a plausible time."})
+final class DecodeCommand implements Callable<Integer> {
+
+    private final CliContext context;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Parameters(paramLabel = "ID", arity = "0..*",
+            description = "IDs to decode; none: read them from standard input, one a line.")
+    private List<String> ids = new ArrayList<>();
+
+    @Option(names = "--layout", paramLabel = "LAYOUT", defaultValue = "twitter", converter = LayoutConverter.class,
+            description = "Layout to read Snowflakes with: " + LayoutConverter.NAMES + " (default: ${DEFAULT-VALUE}).")
+    private SnowflakeLayout layout;
+
+    @Option(names = "--json", description = "One JSON object a line instead of a table.")
+    private boolean json;
+
+    DecodeCommand(CliContext context) {
+        this.context = context;
+    }
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        if (ids.isEmpty() && context.stdinIsTerminal()) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "no ID given; expected IDs as arguments, or one a line piped to standard input");
+        }
+        List<String> inputs = ids.isEmpty() ? readStdin() : ids;
+        Instant now = context.clock().instant();
+        int bad = 0;
+        boolean first = true;
+        for (String input : inputs) {
+            DecodedId decoded;
+            try {
+                decoded = IdDecoder.decode(input, layout);
+            } catch (IllegalArgumentException e) {
+                err.println(spec.qualifiedName() + ": " + IdgenCommand.oneLine(e.getMessage()));
+                bad++;
+                continue;
+            }
+            IdReport report = IdReport.of(decoded, now);
+            if (json) {
+                out.println(report.toJson());
+            } else {
+                if (!first) {
+                    out.println();
+                }
+                out.print(report.toText());
+            }
+            first = false;
+        }
+        out.flush();
+        err.flush();
+        if (inputs.isEmpty()) {
+            throw new BadInputException("no ID given; expected IDs as arguments or one a line on standard input");
+        }
+        return bad == 0 ? IdgenCommand.EXIT_OK : IdgenCommand.EXIT_BAD_INPUT;
+    }
+
+    private List<String> readStdin() {
+        List<String> lines = new ArrayList<>();
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(context.stdin(), StandardCharsets.UTF_8))) {
+            for (String line = in.readLine(); line != null; line = in.readLine()) {
+                if (!line.isBlank()) {
+                    lines.add(line);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read standard input", e);
+        }
+        return lines;
+    }
+}

@@ -1,0 +1,181 @@
+package dev.idgen.cli;
+
+import dev.idgen.cli.index.IndexChart;
+import dev.idgen.cli.index.IndexRun;
+import dev.idgen.cli.index.KeyName;
+import dev.idgen.cli.index.Progress;
+import dev.idgen.cli.index.ScoreboardText;
+import dev.idgen.testkit.index.IndexModel;
+import dev.idgen.testkit.index.KeySource;
+import dev.idgen.testkit.index.PageFormat;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.function.UnaryOperator;
+import picocli.CommandLine;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code idgen index}: the testkit's B+ tree index model, one run per key kind on the same row
+ * count, as a scoreboard; optionally a chart of leaf fill and pages as rows grow.
+ */
+@Command(name = "index", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+        description = {"Compare what each key kind does to a B+ tree primary-key index (model).",
+                "Inserts the same number of rows keyed by each kind and counts what the database would do: "
+                + "splits, page writes, pages, leaf fill, index size, buffer-pool hit rate.",
+                "The defaults reproduce the README's one-million-row table."})
+final class IndexCommand implements Callable<Integer> {
+
+    private final CliContext context;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--keys", paramLabel = "KINDS", split = ",", defaultValue = "autoinc,snowflake,uuid7,uuid4,uuid4-text",
+            description = "Key kinds, comma-separated: " + KeyName.NAMES + " (default: all).")
+    private List<String> keys;
+
+    @Option(names = "--rows", paramLabel = "N", defaultValue = "1000000",
+            description = "Rows per key kind (default: ${DEFAULT-VALUE}).")
+    private long rows;
+
+    @Option(names = "--engine", paramLabel = "ENGINE", defaultValue = "innodb",
+            description = "Page layout: innodb or postgresql (default: ${DEFAULT-VALUE}).")
+    private String engine;
+
+    @Option(names = "--page-size", paramLabel = "SIZE",
+            description = "Page size: 4k, 8k, 16k, 32k or 64k (default: 16k for innodb, 8k for postgresql).")
+    private String pageSize;
+
+    @Option(names = "--buffer-pool", paramLabel = "PAGES", defaultValue = "1024",
+            description = "Pages the LRU buffer pool holds; 0 for none (default: ${DEFAULT-VALUE}).")
+    private int bufferPool;
+
+    @Option(names = "--writers", paramLabel = "N", defaultValue = "4",
+            description = "Writers making keys at once, 1..1023 (default: ${DEFAULT-VALUE}).")
+    private int writers;
+
+    @Option(names = "--rows-per-ms", paramLabel = "N", defaultValue = "1",
+            description = "Rows per millisecond of simulated time, 1..4096 (default: ${DEFAULT-VALUE}).")
+    private int rowsPerMilli;
+
+    @Option(names = "--seed", paramLabel = "SEED", defaultValue = "42",
+            description = "Seed of the key streams (default: ${DEFAULT-VALUE}).")
+    private long seed;
+
+    @ArgGroup(exclusive = true)
+    private ChartFile chart;
+
+    /** Where the chart goes: SVG or HTML, not both. */
+    static final class ChartFile {
+        @Option(names = "--svg", paramLabel = "FILE", description = "Also write a chart of leaf fill and pages as rows grow, as SVG.")
+        Path svg;
+
+        @Option(names = "--html", paramLabel = "FILE", description = "Also write the scoreboard and the chart as one HTML page.")
+        Path html;
+    }
+
+    IndexCommand(CliContext context) {
+        this.context = context;
+    }
+
+    @Override
+    public Integer call() {
+        List<KeySource> sources = sources();
+        PageFormat format = pageFormat();
+        check(rows >= 1, "--rows " + rows + " is out of range; expected 1 or more");
+        check(bufferPool >= 0, "--buffer-pool " + bufferPool + " is out of range; expected 0 or more pages");
+        check(writers >= 1 && writers <= 1023, "--writers " + writers + " is out of range; expected 1..1023");
+        check(rowsPerMilli >= 1 && rowsPerMilli <= 4096, "--rows-per-ms " + rowsPerMilli + " is out of range; expected 1..4096");
+        UnaryOperator<IndexModel.Builder> settings = b -> b.pageFormat(format).bufferPoolPages(bufferPool);
+        IndexRun run = new IndexRun(rows, settings, writers, rowsPerMilli, seed);
+
+        PrintWriter out = spec.commandLine().getOut();
+        String subtitle = String.format(Locale.ROOT, "%,d rows, %s %d KiB pages, %s",
+                rows, format.name(), format.pageBytes() / 1024, bufferPool == 0 ? "no buffer pool"
+                        : String.format(Locale.ROOT, "%,d-page buffer pool", bufferPool));
+        String header = String.format(Locale.ROOT, "%s, key-only rows, %d writer%s at %d row%s/ms, seed %d",
+                subtitle, writers, writers == 1 ? "" : "s", rowsPerMilli, rowsPerMilli == 1 ? "" : "s", seed);
+        Progress progress = new Progress(spec.commandLine().getErr(), context.stderrIsTerminal(),
+                rows * sources.size(), System::nanoTime);
+        List<IndexRun.Result> results = new ArrayList<>();
+        for (int i = 0; i < sources.size(); i++) {
+            KeySource source = sources.get(i);
+            long before = rows * i;
+            progress.update(before, source.label());
+            results.add(run.run(source, done -> progress.update(before + done, source.label())));
+        }
+        progress.finish();
+        String table = ScoreboardText.table(results);
+        out.println(header);
+        out.println();
+        out.print(table);
+        if (chart != null) {
+            String svg = IndexChart.svg(results, subtitle);
+            Path file = chart.svg != null ? chart.svg : chart.html;
+            String content = chart.svg != null ? svg : IndexChart.html(svg, "idgen index: " + header, table);
+            try {
+                Files.writeString(file, content, StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw new BadInputException("cannot write chart to '" + file + "': " + e.getClass().getSimpleName()
+                        + (e.getMessage() == null ? "" : " " + e.getMessage()) + "; expected a writable file path");
+            }
+            out.println();
+            out.println("chart written to " + file);
+        }
+        out.flush();
+        return IdgenCommand.EXIT_OK;
+    }
+
+    private List<KeySource> sources() {
+        Set<KeySource> chosen = new LinkedHashSet<>();
+        for (String k : keys) {
+            try {
+                chosen.add(KeyName.parse(k));
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--keys: " + e.getMessage());
+            }
+        }
+        return List.copyOf(chosen);
+    }
+
+    private PageFormat pageFormat() {
+        PageFormat base = switch (engine.strip().toLowerCase(Locale.ROOT)) {
+            case "innodb" -> PageFormat.INNODB;
+            case "postgresql", "postgres" -> PageFormat.POSTGRESQL;
+            default -> throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--engine '" + engine + "' is not an engine; expected innodb or postgresql");
+        };
+        if (pageSize == null) {
+            return base;
+        }
+        int bytes = switch (pageSize.strip().toLowerCase(Locale.ROOT)) {
+            case "4k", "4096" -> 4096;
+            case "8k", "8192" -> 8192;
+            case "16k", "16384" -> 16384;
+            case "32k", "32768" -> 32768;
+            case "64k", "65536" -> 65536;
+            default -> throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--page-size '" + pageSize + "' is not a page size; expected 4k, 8k, 16k, 32k or 64k");
+        };
+        return base.withPageBytes(bytes);
+    }
+
+    private void check(boolean ok, String message) {
+        if (!ok) {
+            throw new CommandLine.ParameterException(spec.commandLine(), message);
+        }
+    }
+}

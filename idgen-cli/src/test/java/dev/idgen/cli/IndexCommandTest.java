@@ -1,0 +1,124 @@
+package dev.idgen.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.idgen.testkit.index.IndexScoreboard;
+import dev.idgen.testkit.index.IndexStats;
+import dev.idgen.testkit.index.KeySource;
+import dev.idgen.testkit.index.PageFormat;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class IndexCommandTest {
+
+    /** The row of {@code label} in the scoreboard, split into cells. */
+    static String[] row(String out, String label) {
+        return Arrays.stream(out.split("\n")).filter(l -> l.startsWith(label + "  "))
+                .findFirst().map(l -> l.substring(label.length()).strip().split("\\s{2,}"))
+                .orElseThrow(() -> new AssertionError("no row " + label + " in\n" + out));
+    }
+
+    static void assertRowIs(String out, KeySource source, IndexStats s, boolean pool) {
+        String[] cells = row(out, source.label());
+        String where = source + " in\n" + out;
+        assertEquals(s.keyType().toString(), cells[0], where);
+        assertEquals(String.format(Locale.ROOT, "%,d", s.leafSplits()), cells[1], where);
+        assertEquals(String.format(Locale.ROOT, "%,d", s.pageWrites()), cells[2], where);
+        assertEquals(String.format(Locale.ROOT, "%,d", s.pages()), cells[3], where);
+        assertEquals(String.format(Locale.ROOT, "%,d", s.leafPages()), cells[4], where);
+        assertEquals(String.format(Locale.ROOT, "%.1f %%", 100 * s.averageLeafFill()), cells[5], where);
+        assertEquals(Integer.toString(s.height()), cells[6], where);
+        assertEquals(String.format(Locale.ROOT, "%.1f MiB", s.indexBytes() / 1048576.0), cells[7], where);
+        assertEquals(pool ? 9 : 8, cells.length, where);
+        if (pool) {
+            assertEquals(String.format(Locale.ROOT, "%.2f %%", 100 * s.bufferPoolHitRate()), cells[8], where);
+        }
+    }
+
+    @Test
+    void numbersAreTheTestkitScoreboardsForTheSameSettings() {
+        Cli.Run r = Cli.run("index", "--keys", "uuid7,uuid4,uuid4-text,snowflake,autoinc", "--rows", "20000",
+                "--page-size", "8k", "--buffer-pool", "8", "--writers", "3", "--rows-per-ms", "2", "--seed", "7");
+        assertEquals(0, r.exit(), r.err());
+        assertEquals("", r.err(), "no progress bar when stderr is not a terminal");
+        IndexScoreboard expected = IndexScoreboard.builder().rows(20000).generators(3).idsPerMilli(2).seed(7)
+                .index(b -> b.pageFormat(PageFormat.INNODB.withPageBytes(8192)).bufferPoolPages(8)).build();
+        for (KeySource source : KeySource.values()) {
+            assertRowIs(r.out(), source, expected.run(source), true);
+        }
+        assertTrue(r.out().startsWith("20,000 rows, InnoDB 8 KiB pages, 8-page buffer pool, key-only rows, 3 writers at 2 rows/ms, seed 7\n"),
+                r.out());
+    }
+
+    @Test
+    void postgresqlPagesAndNoPool() {
+        Cli.Run r = Cli.run("index", "--keys", "uuid4,snowflake", "--rows", "5000", "--engine", "postgresql", "--buffer-pool", "0");
+        assertEquals(0, r.exit(), r.err());
+        IndexScoreboard expected = IndexScoreboard.builder().rows(5000).generators(4).idsPerMilli(1).seed(42)
+                .index(b -> b.pageFormat(PageFormat.POSTGRESQL)).build();
+        assertRowIs(r.out(), KeySource.UUID_V4, expected.run(KeySource.UUID_V4), false);
+        assertRowIs(r.out(), KeySource.SNOWFLAKE, expected.run(KeySource.SNOWFLAKE), false);
+        List<String> rows = Arrays.stream(r.out().split("\n")).filter(l -> l.startsWith("UUIDv4") || l.startsWith("Snowflake")).toList();
+        assertTrue(rows.get(0).startsWith("UUIDv4"), "rows in the order asked for: " + rows);
+    }
+
+    @Test
+    void svgChartIsWritten(@TempDir Path dir) throws Exception {
+        Path svg = dir.resolve("chart.svg");
+        Cli.Run r = Cli.run("index", "--keys", "uuid7,uuid4", "--rows", "2000", "--svg", svg.toString());
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().endsWith("chart written to " + svg + "\n"), r.out());
+        String text = Files.readString(svg, StandardCharsets.UTF_8);
+        assertTrue(text.startsWith("<?xml") && text.contains("<svg") && text.strip().endsWith("</svg>"), text.substring(0, 200));
+    }
+
+    @Test
+    void htmlPageHoldsTheScoreboardAndTheChart(@TempDir Path dir) throws Exception {
+        Path html = dir.resolve("index.html");
+        Cli.Run r = Cli.run("index", "--keys", "uuid7,uuid4", "--rows", "2000", "--html", html.toString());
+        assertEquals(0, r.exit(), r.err());
+        String text = Files.readString(html, StandardCharsets.UTF_8);
+        assertTrue(text.startsWith("<!DOCTYPE html>") && text.contains("<svg") && text.contains("</html>"), text.substring(0, 200));
+        assertTrue(text.contains(row(r.out(), "UUIDv4")[1]), "the page has the scoreboard");
+    }
+
+    @Test
+    void svgAndHtmlTogetherIsAUsageError(@TempDir Path dir) {
+        Cli.Run r = Cli.run("index", "--rows", "10", "--svg", dir.resolve("a").toString(), "--html", dir.resolve("b").toString());
+        assertEquals(IdgenCommand.EXIT_USAGE, r.exit());
+        assertTrue(r.err().contains("mutually exclusive"), r.err());
+    }
+
+    @Test
+    void unwritableChartIsBadInputInOneLine(@TempDir Path dir) {
+        Path missing = dir.resolve("no/such/dir/chart.svg");
+        Cli.Run r = Cli.run("index", "--keys", "autoinc", "--rows", "10", "--svg", missing.toString());
+        assertEquals(IdgenCommand.EXIT_BAD_INPUT, r.exit());
+        assertTrue(r.err().startsWith("idgen index: cannot write chart to '" + missing + "'"), r.err());
+        assertEquals(1, r.err().split("\n").length, r.err());
+    }
+
+    @Test
+    void badSettingsAreUsageErrors() {
+        assertUsage("--keys: 'uuid9' is not a key kind; expected snowflake, uuid7, uuid4, uuid4-text, autoinc",
+                "index", "--keys", "uuid7,uuid9");
+        assertUsage("--page-size '12k' is not a page size", "index", "--page-size", "12k");
+        assertUsage("--engine 'oracle' is not an engine", "index", "--engine", "oracle");
+        assertUsage("--rows 0 is out of range", "index", "--rows", "0");
+        assertUsage("--writers 0 is out of range", "index", "--writers", "0");
+    }
+
+    private static void assertUsage(String message, String... args) {
+        Cli.Run r = Cli.run(args);
+        assertEquals(IdgenCommand.EXIT_USAGE, r.exit(), r.err());
+        assertTrue(r.err().contains(message), r.err());
+        assertEquals(1, r.err().split("\n").length, r.err());
+    }
+}
