@@ -9,9 +9,9 @@ import java.util.Optional;
  */
 public sealed interface DecodedId permits DecodedUuid, DecodedSnowflake {
 
-    /** @return the string as given, before trimming */
+    /** {@return the string as given, before trimming} */
     String input();
 
-    /** @return the time inside the ID, if it carries one */
+    /** {@return the time inside the ID, if it carries one} */
     Optional<Instant> time();
 }

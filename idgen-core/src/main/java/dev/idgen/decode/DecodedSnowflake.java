@@ -23,7 +23,7 @@ public record DecodedSnowflake(String input, SnowflakeId id) implements DecodedI
         Objects.requireNonNull(id, "id");
     }
 
-    /** @return the start of the tick the ID was made in (always present) */
+    /** {@return the start of the tick the ID was made in (always present)} */
     @Override
     public Optional<Instant> time() {
         return Optional.of(id.timestamp());

@@ -31,7 +31,7 @@ public record DecodedUuid(String input, UuidForm form, UuidInfo info) implements
         return info.time();
     }
 
-    /** @return {@code UUID <canonical>: <kind>; <time>; <fields>}, as {@link UuidInfo#toString()} after "UUID " */
+    /** {@return {@code UUID <canonical>: <kind>; <time>; <fields>}, as {@link UuidInfo#toString()} after "UUID "} */
     @Override
     public String toString() {
         return "UUID " + info;

@@ -93,17 +93,17 @@ public final class SnowflakeGenerator implements LongIdGenerator {
         return layout.decode(id);
     }
 
-    /** @return the layout */
+    /** {@return the layout} */
     public SnowflakeLayout layout() {
         return layout;
     }
 
-    /** @return the machine id in every ID this generator makes */
+    /** {@return the machine id in every ID this generator makes} */
     public long machineId() {
         return lease.machineId();
     }
 
-    /** @return the clock-backwards policy */
+    /** {@return the clock-backwards policy} */
     public ClockBackwardsPolicy policy() {
         return policy;
     }

@@ -157,12 +157,12 @@ public record SnowflakeLayout(String name, int timestampBits, int machineBits, i
                 + "'; known: twitter, discord, instagram, sonyflake");
     }
 
-    /** @return the largest machine id, {@code 2^machineBits - 1} */
+    /** {@return the largest machine id, {@code 2^machineBits - 1}} */
     public long maxMachineId() {
         return (1L << machineBits) - 1;
     }
 
-    /** @return the largest sequence within one tick, {@code 2^sequenceBits - 1} */
+    /** {@return the largest sequence within one tick, {@code 2^sequenceBits - 1}} */
     public long maxSequence() {
         return (1L << sequenceBits) - 1;
     }
@@ -175,32 +175,32 @@ public record SnowflakeLayout(String name, int timestampBits, int machineBits, i
         return (1L << (usesSignBit() ? timestampBits - 1 : timestampBits)) - 1;
     }
 
-    /** @return whether the fields fill all 64 bits, the sign bit being the timestamp's top bit */
+    /** {@return whether the fields fill all 64 bits, the sign bit being the timestamp's top bit} */
     public boolean usesSignBit() {
         return timestampBits + machineBits + sequenceBits > SIGNED_BITS;
     }
 
-    /** @return the length of one tick in milliseconds */
+    /** {@return the length of one tick in milliseconds} */
     public long tickMillis() {
         return tick.toMillis();
     }
 
-    /** @return the last instant this layout can encode: the final millisecond of its last tick */
+    /** {@return the last instant this layout can encode: the final millisecond of its last tick} */
     public Instant lastInstant() {
         return epoch.plusMillis((maxTimestamp() + 1) * tickMillis() - 1);
     }
 
-    /** @return how far left the timestamp field is shifted */
+    /** {@return how far left the timestamp field is shifted} */
     public int timestampShift() {
         return machineBits + sequenceBits;
     }
 
-    /** @return how far left the machine field is shifted */
+    /** {@return how far left the machine field is shifted} */
     public int machineShift() {
         return fieldOrder == FieldOrder.TIME_MACHINE_SEQUENCE ? sequenceBits : 0;
     }
 
-    /** @return how far left the sequence field is shifted */
+    /** {@return how far left the sequence field is shifted} */
     public int sequenceShift() {
         return fieldOrder == FieldOrder.TIME_MACHINE_SEQUENCE ? 0 : machineBits;
     }

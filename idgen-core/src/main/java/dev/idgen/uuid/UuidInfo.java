@@ -80,7 +80,7 @@ public record UuidInfo(UUID uuid, UuidVariant variant, int version, Optional<Ins
             }
         }
 
-        /** @return {@code name=0x...}, the value in lower-case hex padded to the field's width */
+        /** {@return {@code name=0x...}, the value in lower-case hex padded to the field's width} */
         @Override
         public String toString() {
             String hex = Long.toHexString(value);
@@ -167,12 +167,12 @@ public record UuidInfo(UUID uuid, UuidVariant variant, int version, Optional<Ins
                 Math.floorMod(sinceUnix, HUNDRED_NS_PER_SECOND) * 100);
     }
 
-    /** @return whether this is the Nil UUID, all bits zero */
+    /** {@return whether this is the Nil UUID, all bits zero} */
     public boolean isNil() {
         return uuid.equals(Uuids.NIL);
     }
 
-    /** @return whether this is the Max UUID, all bits one */
+    /** {@return whether this is the Max UUID, all bits one} */
     public boolean isMax() {
         return uuid.equals(Uuids.MAX);
     }

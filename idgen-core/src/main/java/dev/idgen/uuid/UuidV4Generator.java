@@ -56,7 +56,7 @@ public final class UuidV4Generator implements IdGenerator<UUID> {
         return random.nextTwoLongs(FROM_RANDOM);
     }
 
-    /** @return the source of the random bits */
+    /** {@return the source of the random bits} */
     public RandomSource randomness() {
         return random;
     }
@@ -82,7 +82,7 @@ public final class UuidV4Generator implements IdGenerator<UUID> {
             return this;
         }
 
-        /** @return a new generator */
+        /** {@return a new generator} */
         public UuidV4Generator build() {
             return new UuidV4Generator(this);
         }

@@ -170,17 +170,17 @@ public final class UuidV7Generator implements IdGenerator<UUID> {
         }
     }
 
-    /** @return whether UUIDs strictly increase in the order calls return */
+    /** {@return whether UUIDs strictly increase in the order calls return} */
     public boolean isMonotonic() {
         return sequence != null;
     }
 
-    /** @return the clock-backwards policy (used only when monotonic) */
+    /** {@return the clock-backwards policy (used only when monotonic)} */
     public ClockBackwardsPolicy policy() {
         return policy;
     }
 
-    /** @return the source of the random bits */
+    /** {@return the source of the random bits} */
     public RandomSource randomness() {
         return random;
     }

@@ -52,7 +52,7 @@ public record ClockScript(Instant start, List<Long> stepsMillis) {
         return out;
     }
 
-    /** @return the largest step back in the script, in milliseconds (0 if it never steps back) */
+    /** {@return the largest step back in the script, in milliseconds (0 if it never steps back)} */
     public long largestStepBackMillis() {
         long worst = 0;
         for (long step : stepsMillis) {

@@ -106,7 +106,7 @@ public final class ManualClock implements InstantSource {
         return state.get().now();
     }
 
-    /** @return how many times the clock was read ({@link #instant()} or {@link #millis()}) */
+    /** {@return how many times the clock was read ({@link #instant()} or {@link #millis()})} */
     public long reads() {
         return state.get().reads();
     }

@@ -88,12 +88,12 @@ public final class ScriptedClock implements InstantSource {
         return millis[millis.length - 1] + (read - millis.length + 1) * stepAfterEnd;
     }
 
-    /** @return how many times the clock was read */
+    /** {@return how many times the clock was read} */
     public long reads() {
         return reads.get();
     }
 
-    /** @return the readings of the script, in order */
+    /** {@return the readings of the script, in order} */
     public long[] readings() {
         return millis.clone();
     }

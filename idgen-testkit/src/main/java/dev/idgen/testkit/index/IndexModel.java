@@ -179,17 +179,17 @@ public final class IndexModel {
                 pool == null ? 0 : pool.hits());
     }
 
-    /** @return the key column */
+    /** {@return the key column} */
     public KeyType keyType() {
         return keyType;
     }
 
-    /** @return keys per leaf page */
+    /** {@return keys per leaf page} */
     public int leafCapacity() {
         return leafCapacity;
     }
 
-    /** @return children per internal page */
+    /** {@return children per internal page} */
     public int internalCapacity() {
         return internalCapacity;
     }

@@ -181,7 +181,7 @@ public final class IndexScoreboard {
             return this;
         }
 
-        /** @return a new scoreboard */
+        /** {@return a new scoreboard} */
         public IndexScoreboard build() {
             return new IndexScoreboard(this);
         }

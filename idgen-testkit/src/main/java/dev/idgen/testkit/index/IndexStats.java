@@ -31,42 +31,42 @@ public record IndexStats(KeyType keyType, long keys, long duplicates, long leafA
         long leafPointSplits, long internalSplits, long pageWrites, long leafPages, long internalPages, int height, int leafCapacity,
         int internalCapacity, int pageBytes, int poolPages, long poolAccesses, long poolHits) {
 
-    /** @return inserts attempted: keys stored plus duplicates refused */
+    /** {@return inserts attempted: keys stored plus duplicates refused} */
     public long inserts() {
         return keys + duplicates;
     }
 
-    /** @return leaf splits of every kind */
+    /** {@return leaf splits of every kind} */
     public long leafSplits() {
         return leafAppendSplits + leafHalfSplits + leafPointSplits;
     }
 
-    /** @return all splits, leaf and internal */
+    /** {@return all splits, leaf and internal} */
     public long splits() {
         return leafSplits() + internalSplits;
     }
 
-    /** @return leaf and internal pages */
+    /** {@return leaf and internal pages} */
     public long pages() {
         return leafPages + internalPages;
     }
 
-    /** @return keys over leaf slots, 0 to 1 (1 when every leaf is full) */
+    /** {@return keys over leaf slots, 0 to 1 (1 when every leaf is full)} */
     public double averageLeafFill() {
         return leafPages == 0 ? 0 : (double) keys / ((double) leafPages * leafCapacity);
     }
 
-    /** @return the index's size on disk: pages times page size */
+    /** {@return the index's size on disk: pages times page size} */
     public long indexBytes() {
         return pages() * pageBytes;
     }
 
-    /** @return pool hits over pool accesses, 0 to 1; 1 when nothing was read */
+    /** {@return pool hits over pool accesses, 0 to 1; 1 when nothing was read} */
     public double bufferPoolHitRate() {
         return poolAccesses == 0 ? 1 : (double) poolHits / poolAccesses;
     }
 
-    /** @return page reads the pool could not serve (each a disk read in a database) */
+    /** {@return page reads the pool could not serve (each a disk read in a database)} */
     public long poolMisses() {
         return poolAccesses - poolHits;
     }

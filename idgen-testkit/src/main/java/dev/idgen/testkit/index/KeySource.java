@@ -37,12 +37,12 @@ public enum KeySource {
         this.keyType = keyType;
     }
 
-    /** @return a short name for tables, such as {@code "UUIDv7"} */
+    /** {@return a short name for tables, such as {@code "UUIDv7"}} */
     public String label() {
         return label;
     }
 
-    /** @return the column that stores these keys */
+    /** {@return the column that stores these keys} */
     public KeyType keyType() {
         return keyType;
     }

@@ -304,7 +304,7 @@ public final class StressHarness {
             return this;
         }
 
-        /** @return a new harness */
+        /** {@return a new harness} */
         public StressHarness build() {
             return new StressHarness(this);
         }

@@ -18,7 +18,7 @@ public final class StressResult extends TimedRun {
         this.generators = generators;
     }
 
-    /** @return generators the threads shared out */
+    /** {@return generators the threads shared out} */
     public int generators() {
         return generators;
     }
@@ -33,7 +33,7 @@ public final class StressResult extends TimedRun {
         return ids[thread].clone();
     }
 
-    /** @return every ID, thread 0's first, as one array */
+    /** {@return every ID, thread 0's first, as one array} */
     public long[] allIds() {
         long[] all = new long[Math.toIntExact(totalIds())];
         int at = 0;

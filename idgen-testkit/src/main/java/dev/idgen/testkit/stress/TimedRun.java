@@ -14,12 +14,12 @@ abstract class TimedRun {
         this.elapsed = elapsed;
     }
 
-    /** @return worker threads */
+    /** {@return worker threads} */
     public int threads() {
         return perThread.length;
     }
 
-    /** @return IDs made by all threads together */
+    /** {@return IDs made by all threads together} */
     public long totalIds() {
         long total = 0;
         for (long[] mine : perThread) {
@@ -28,12 +28,12 @@ abstract class TimedRun {
         return total;
     }
 
-    /** @return wall time from the start gate opening to the last thread finishing */
+    /** {@return wall time from the start gate opening to the last thread finishing} */
     public Duration elapsed() {
         return elapsed;
     }
 
-    /** @return IDs per second of wall time: a rough figure for reports, never for assertions */
+    /** {@return IDs per second of wall time: a rough figure for reports, never for assertions} */
     public double idsPerSecond() {
         return totalIds() * 1e9 / Math.max(1, elapsed.toNanos());
     }
