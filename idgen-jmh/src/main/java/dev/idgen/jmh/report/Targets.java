@@ -2,6 +2,7 @@ package dev.idgen.jmh.report;
 
 import dev.idgen.jmh.report.ReportRenderer.Numbers;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -90,7 +91,7 @@ final class Targets {
             return;
         }
         double ratio = ours.get().score() / floor.get().score();
-        String measured = String.format(Locale.ROOT, "%s vs %s ns/op: +%.1f %%",
+        String measured = String.format(Locale.ROOT, "%s vs %s ns/op: %+.1f %%",
                 Numbers.withError(ours.get().score(), ours.get().error(), "ns/op"),
                 Numbers.withError(floor.get().score(), floor.get().error(), "ns/op"), 100 * (ratio - 1));
         // ours / floor at the ends of both error bars
@@ -148,19 +149,21 @@ final class Targets {
         rows.add(new String[] {target, measured, verdict(ours.get(), best, 1.0)});
     }
 
+    /** Every idgen row of the topic (the default and its variants, every thread count). */
     private void allocation(String topic, double most, String target) {
         List<BenchmarkResult> ours = results.stream().filter(r -> r.topic().equals(topic)
-                && r.implementation().equals("ours") && !Double.isNaN(r.bytesPerOp())).toList();
+                && r.isOurs() && !Double.isNaN(r.bytesPerOp())).toList();
         if (ours.isEmpty()) {
             rows.add(new String[] {target, "no `-prof gc` figures in this run", "-"});
             return;
         }
-        double worst = ours.stream().mapToDouble(BenchmarkResult::bytesPerOp).max().orElseThrow();
+        BenchmarkResult worst = ours.stream().max(Comparator.comparingDouble(BenchmarkResult::bytesPerOp)).orElseThrow();
         // -prof gc spreads the harness's own few bytes per iteration over the ops: under 0.5 B/op is none
-        boolean met = worst <= most + 0.5;
-        String measured = String.format(Locale.ROOT, "at most %.2f B/op over %d run(s)", worst, ours.size());
+        boolean met = worst.bytesPerOp() <= most + 0.5;
+        String measured = String.format(Locale.ROOT, "at most %.2f B/op over %d run(s) (%s, %s)", worst.bytesPerOp(),
+                ours.size(), worst.implementation(), threads(worst.caseName()));
         rows.add(new String[] {target, measured,
-                met ? "met" : String.format(Locale.ROOT, "**missed** by %.1f B/op", worst - most)});
+                met ? "met" : String.format(Locale.ROOT, "**missed** by %.1f B/op", worst.bytesPerOp() - most)});
     }
 
     private static String versus(BenchmarkResult ours, BenchmarkResult other) {
