@@ -4,6 +4,7 @@ import dev.idgen.snowflake.SnowflakeGenerator;
 import dev.idgen.snowflake.SnowflakeLayout;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.agrona.concurrent.SnowflakeIdGenerator;
 import org.agrona.concurrent.SystemEpochClock;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -24,6 +25,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * costs), for ours and for Agrona's {@code SnowflakeIdGenerator} alike, next to
  * {@code System.currentTimeMillis()} alone, the clock read every generator makes and so the floor.
  * One generator shared by the benchmark's threads.
+ *
+ * <p>{@code clockAndCas} is a control, not a generator anyone should use: the clock read plus one
+ * compare-and-set on an {@code AtomicLong}, the least any lock-free Snowflake does. It shows what
+ * the CAS alone adds to the floor on the machine at hand.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -39,6 +44,7 @@ public class SnowflakeOverheadBenchmark {
 
     private SnowflakeGenerator ours;
     private SnowflakeIdGenerator agrona;
+    private final AtomicLong cell = new AtomicLong();
 
     /** The same layout for both. */
     @Setup
@@ -87,5 +93,27 @@ public class SnowflakeOverheadBenchmark {
     @Threads(2)
     public long currentTimeMillis_2t() {
         return System.currentTimeMillis();
+    }
+
+    /** @return the clock read and one CAS (control) */
+    @Benchmark
+    @Threads(1)
+    public long clockAndCas_1t() {
+        return clockAndCas();
+    }
+
+    /** @return the clock read and one CAS (control), two threads */
+    @Benchmark
+    @Threads(2)
+    public long clockAndCas_2t() {
+        return clockAndCas();
+    }
+
+    private long clockAndCas() {
+        long now = System.currentTimeMillis() << 22;
+        long prev = cell.get();
+        long next = Math.max(now, prev + 1);
+        // one attempt, success or not: the cost of the instruction, not of a retry loop
+        return cell.compareAndSet(prev, next) ? next : -next;
     }
 }

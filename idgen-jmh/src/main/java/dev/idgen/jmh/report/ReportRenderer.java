@@ -53,6 +53,7 @@ public final class ReportRenderer {
             Map.entry("hutool", "Hutool `Snowflake`"),
             Map.entry("tsid", "tsid-creator `TsidFactory`"),
             Map.entry("currentTimeMillis", "`System.currentTimeMillis()` (floor)"),
+            Map.entry("clockAndCas", "clock read + one `AtomicLong` CAS (control)"),
             Map.entry("uuidCreator", "uuid-creator"),
             Map.entry("jug", "java-uuid-generator"),
             Map.entry("jdkRandomUUID", "`UUID.randomUUID()`"),
