@@ -128,6 +128,13 @@ public final class ReportRenderer {
         }
         md.append('\n');
 
+        md.append("## Summary\n\n");
+        md.append("| benchmark | case | idgen | peers: score (peer/ours) |\n| --- | --- | ---: | --- |\n");
+        for (Topic topic : TOPICS) {
+            summarize(md, topic, results);
+        }
+        md.append('\n');
+
         List<String> shown = new ArrayList<>();
         for (Topic topic : TOPICS) {
             renderTopic(md, topic, results);
@@ -159,9 +166,7 @@ public final class ReportRenderer {
         md.append("---: | --- | ---: |\n");
         List<String> cases = rows.stream().map(BenchmarkResult::caseName).distinct().toList();
         for (String c : cases) {
-            List<BenchmarkResult> inCase = new ArrayList<>(rows.stream().filter(r -> r.caseName().equals(c)).toList());
-            inCase.sort(Comparator.comparing((BenchmarkResult r) -> !r.implementation().equals("ours"))
-                    .thenComparing(r -> !r.isOurs()));
+            List<BenchmarkResult> inCase = ordered(rows, c);
             Optional<BenchmarkResult> ours = inCase.stream().filter(r -> r.implementation().equals("ours")).findFirst();
             for (BenchmarkResult r : inCase) {
                 md.append("| ").append(caseLabel(r)).append(" | ")
@@ -182,6 +187,46 @@ public final class ReportRenderer {
             }
         }
         md.append('\n');
+    }
+
+    /** One row per case of the topic: ours, then every other row with its ratio to ours. */
+    private static void summarize(StringBuilder md, Topic topic, List<BenchmarkResult> all) {
+        boolean saturated = topic.className().equals("SnowflakeSaturatedBenchmark");
+        List<BenchmarkResult> rows = all.stream().filter(r -> r.topic().equals(topic.className())).toList();
+        for (String c : rows.stream().map(BenchmarkResult::caseName).distinct().toList()) {
+            List<BenchmarkResult> inCase = ordered(rows, c);
+            Optional<BenchmarkResult> ours = inCase.stream().filter(r -> r.implementation().equals("ours")).findFirst();
+            if (ours.isEmpty()) {
+                continue;
+            }
+            List<String> others = new ArrayList<>();
+            for (BenchmarkResult r : inCase) {
+                if (r == ours.get()) {
+                    continue;
+                }
+                String note = Numbers.insideError(r, ours.get()) ? ", inside error" : "";
+                others.add(LABELS.getOrDefault(r.implementation(), r.implementation()) + " "
+                        + score(r, saturated) + " (" + Numbers.ratio(r.score() / ours.get().score()) + note + ")");
+            }
+            md.append("| ").append(topic.title()).append(" | ").append(caseLabel(ours.get())).append(" | ")
+                    .append(score(ours.get(), saturated)).append(" | ").append(String.join("; ", others))
+                    .append(" |\n");
+        }
+    }
+
+    /** The rows of one case: ours, then our variants, then the peers in file order. */
+    private static List<BenchmarkResult> ordered(List<BenchmarkResult> rows, String caseName) {
+        List<BenchmarkResult> inCase = new ArrayList<>(rows.stream().filter(r -> r.caseName().equals(caseName)).toList());
+        inCase.sort(Comparator.comparing((BenchmarkResult r) -> !r.implementation().equals("ours"))
+                .thenComparing(r -> !r.isOurs()));
+        return inCase;
+    }
+
+    private static String score(BenchmarkResult r, boolean asCeilingFraction) {
+        if (asCeilingFraction) {
+            return Numbers.percent(r.score() / SNOWFLAKE_CEILING, r.error() / SNOWFLAKE_CEILING);
+        }
+        return Numbers.withError(r.score(), r.error(), r.unit()) + " " + r.unit();
     }
 
     private static String caseLabel(BenchmarkResult r) {

@@ -77,6 +77,15 @@ class ReportRendererTest {
     }
 
     @Test
+    void summaryPutsEachPeerNextToOursOnOneLine() {
+        assertEquals("| UUIDv4 (CSPRNG randomness) | 1 thread | 20.00 ± 1.00 ns/op | `UUID.randomUUID()` 300.0 ± 30.00"
+                + " ns/op (15.00); java-uuid-generator 21.00 ± 1.50 ns/op (1.05, inside error) |",
+                rowOf(report, "| UUIDv4 (CSPRNG randomness) | 1 thread"));
+        assertEquals("| Snowflake, saturated (41/10/12) | 1 thread | 99.0 % ± 0.1 | Agrona `SnowflakeIdGenerator`"
+                + " 90.0 % ± 1.0 (0.91) |", rowOf(report, "| Snowflake, saturated (41/10/12) | 1 thread"));
+    }
+
+    @Test
     void missingErrorAndMissingBenchmarksAreSaidPlainly() {
         assertEquals("| `parse` | **idgen** | 10.00 ± ? ns/op | 1 | (reference) | - |", rowOf(report, "| `parse`"));
         assertTrue(rowOf(report, "| UUIDv7 (monotonic) faster than every peer's v7, 2 threads")
