@@ -209,7 +209,7 @@ public final class ReportRenderer {
                         + score(r, saturated) + " (" + Numbers.ratio(r.score() / ours.get().score()) + note + ")");
             }
             md.append("| ").append(topic.title()).append(" | ").append(caseLabel(ours.get())).append(" | ")
-                    .append(score(ours.get(), saturated)).append(" | ").append(String.join("; ", others))
+                    .append(score(ours.get(), saturated)).append(" | ").append(others.isEmpty() ? "(no peer)" : String.join("; ", others))
                     .append(" |\n");
         }
     }
