@@ -96,35 +96,50 @@ public class RandomSourceBenchmark {
         }
     }
 
-    /** @param t this thread's sink @param bh the sink */
+    /**
+     * @param t this thread's sink
+     * @param bh the sink
+     */
     @Benchmark
     @Threads(1)
     public void ours_1t(PerThread t, Blackhole bh) {
         ours.nextTwoLongs(t).consumePair(bh);
     }
 
-    /** @param t this thread's sink @param bh the sink */
+    /**
+     * @param t this thread's sink
+     * @param bh the sink
+     */
     @Benchmark
     @Threads(2)
     public void ours_2t(PerThread t, Blackhole bh) {
         ours.nextTwoLongs(t).consumePair(bh);
     }
 
-    /** @param t this thread's sink @param bh the sink */
+    /**
+     * @param t this thread's sink
+     * @param bh the sink
+     */
     @Benchmark
     @Threads(1)
     public void stripedDrbg_1t(PerThread t, Blackhole bh) {
         stripedDrbg.nextTwoLongs(t).consumePair(bh);
     }
 
-    /** @param t this thread's sink @param bh the sink */
+    /**
+     * @param t this thread's sink
+     * @param bh the sink
+     */
     @Benchmark
     @Threads(2)
     public void stripedDrbg_2t(PerThread t, Blackhole bh) {
         stripedDrbg.nextTwoLongs(t).consumePair(bh);
     }
 
-    /** @param t this thread's buffer @param bh the sink */
+    /**
+     * @param t this thread's buffer
+     * @param bh the sink
+     */
     @Benchmark
     @Threads(1)
     public void sharedSecureRandom_1t(PerThread t, Blackhole bh) {
@@ -132,7 +147,10 @@ public class RandomSourceBenchmark {
         t.consumeBytes(bh);
     }
 
-    /** @param t this thread's buffer @param bh the sink */
+    /**
+     * @param t this thread's buffer
+     * @param bh the sink
+     */
     @Benchmark
     @Threads(2)
     public void sharedSecureRandom_2t(PerThread t, Blackhole bh) {
@@ -140,7 +158,10 @@ public class RandomSourceBenchmark {
         t.consumeBytes(bh);
     }
 
-    /** @param t this thread's buffer @param bh the sink */
+    /**
+     * @param t this thread's buffer
+     * @param bh the sink
+     */
     @Benchmark
     @Threads(1)
     public void sharedDrbg_1t(PerThread t, Blackhole bh) {
@@ -148,7 +169,10 @@ public class RandomSourceBenchmark {
         t.consumeBytes(bh);
     }
 
-    /** @param t this thread's buffer @param bh the sink */
+    /**
+     * @param t this thread's buffer
+     * @param bh the sink
+     */
     @Benchmark
     @Threads(2)
     public void sharedDrbg_2t(PerThread t, Blackhole bh) {
@@ -156,7 +180,10 @@ public class RandomSourceBenchmark {
         t.consumeBytes(bh);
     }
 
-    /** @param t this thread's buffer and DRBG @param bh the sink */
+    /**
+     * @param t this thread's buffer and DRBG
+     * @param bh the sink
+     */
     @Benchmark
     @Threads(1)
     public void threadDrbg_1t(PerThread t, Blackhole bh) {
@@ -164,7 +191,10 @@ public class RandomSourceBenchmark {
         t.consumeBytes(bh);
     }
 
-    /** @param t this thread's buffer and DRBG @param bh the sink */
+    /**
+     * @param t this thread's buffer and DRBG
+     * @param bh the sink
+     */
     @Benchmark
     @Threads(2)
     public void threadDrbg_2t(PerThread t, Blackhole bh) {
