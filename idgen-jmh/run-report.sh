@@ -2,7 +2,7 @@
 # Builds benchmarks.jar, runs every JMH benchmark with the gc profiler, and renders the Markdown
 # report next to JMH's JSON in idgen-jmh/results/.
 #
-#   idgen-jmh/run-report.sh            full run, for releases (about 20-25 minutes on 2 cores)
+#   idgen-jmh/run-report.sh            full run, for releases (about 20 minutes on 2 cores)
 #   idgen-jmh/run-report.sh --quick    quick run (under 5 minutes on 2 cores; wide error bars)
 #   idgen-jmh/run-report.sh --quick 'UuidV4|UuidV7'   only the benchmarks matching a JMH regex
 #
@@ -27,8 +27,8 @@ if [ "$mode" = quick ]; then
   # 1 fork, 2 × 0.5 s warmup, 8 × 0.3 s measured: about 5 s a benchmark
   settings=(-f 1 -wi 2 -w 500ms -i 8 -r 300ms)
 else
-  # 2 forks, 4 × 1 s warmup, 8 × 1 s measured: about 27 s a benchmark
-  settings=(-f 2 -wi 4 -w 1s -i 8 -r 1s)
+  # 2 forks, 3 × 1 s warmup, 8 × 1 s measured: about 25 s a benchmark
+  settings=(-f 2 -wi 3 -w 1s -i 8 -r 1s)
 fi
 
 echo "== building idgen-jmh/target/benchmarks.jar"
