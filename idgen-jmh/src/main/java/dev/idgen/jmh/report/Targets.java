@@ -158,8 +158,10 @@ final class Targets {
             return;
         }
         BenchmarkResult worst = ours.stream().max(Comparator.comparingDouble(BenchmarkResult::bytesPerOp)).orElseThrow();
-        // -prof gc spreads the harness's own few bytes per iteration over the ops: under 0.5 B/op is none
-        boolean met = worst.bytesPerOp() <= most + 0.5;
+        // -prof gc spreads the harness's own bytes per iteration over the ops (up to about half a byte
+        // per op in 300 ms iterations); the smallest object is 16 bytes, so under 1 B/op over the
+        // allowance is not an allocation per operation
+        boolean met = worst.bytesPerOp() < most + 1.0;
         String measured = String.format(Locale.ROOT, "at most %.2f B/op over %d run(s) (%s, %s)", worst.bytesPerOp(),
                 ours.size(), worst.implementation(), threads(worst.caseName()));
         rows.add(new String[] {target, measured,
