@@ -1,0 +1,104 @@
+package dev.idgen.jmh;
+
+import com.fasterxml.uuid.Generators;
+import com.fasterxml.uuid.impl.TimeBasedEpochGenerator;
+import com.github.f4b6a3.uuid.UuidCreator;
+import dev.idgen.IdGenerators;
+import dev.idgen.uuid.UuidV7Generator;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Threads;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * UUIDv7 from one generator shared by the benchmark's threads, every one with CSPRNG randomness as
+ * it comes out of the box: ours monotonic (the default: a 16-bit counter under the millisecond,
+ * one CAS) and ours non-monotonic (time and fresh random bits, no shared state), uuid-creator's
+ * {@code UuidCreator.getTimeOrderedEpoch()} and java-uuid-generator's
+ * {@code Generators.timeBasedEpochGenerator()} (both monotonic).
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Fork(value = 1, jvmArgsAppend = {"-Xms512m", "-Xmx512m"})
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+public class UuidV7Benchmark {
+
+    private UuidV7Generator ours;
+    private UuidV7Generator oursNonMonotonic;
+    private TimeBasedEpochGenerator jug;
+
+    /** The generators, each shared by the threads. */
+    @Setup
+    public void setUp() {
+        ours = IdGenerators.uuidV7();
+        oursNonMonotonic = UuidV7Generator.builder().monotonic(false).build();
+        jug = Generators.timeBasedEpochGenerator();
+    }
+
+    /** @return ours, monotonic */
+    @Benchmark
+    @Threads(1)
+    public UUID ours_1t() {
+        return ours.next();
+    }
+
+    /** @return ours, monotonic, two threads */
+    @Benchmark
+    @Threads(2)
+    public UUID ours_2t() {
+        return ours.next();
+    }
+
+    /** @return ours, not monotonic */
+    @Benchmark
+    @Threads(1)
+    public UUID oursNonMonotonic_1t() {
+        return oursNonMonotonic.next();
+    }
+
+    /** @return ours, not monotonic, two threads */
+    @Benchmark
+    @Threads(2)
+    public UUID oursNonMonotonic_2t() {
+        return oursNonMonotonic.next();
+    }
+
+    /** @return uuid-creator */
+    @Benchmark
+    @Threads(1)
+    public UUID uuidCreator_1t() {
+        return UuidCreator.getTimeOrderedEpoch();
+    }
+
+    /** @return uuid-creator, two threads */
+    @Benchmark
+    @Threads(2)
+    public UUID uuidCreator_2t() {
+        return UuidCreator.getTimeOrderedEpoch();
+    }
+
+    /** @return java-uuid-generator */
+    @Benchmark
+    @Threads(1)
+    public UUID jug_1t() {
+        return jug.generate();
+    }
+
+    /** @return java-uuid-generator, two threads */
+    @Benchmark
+    @Threads(2)
+    public UUID jug_2t() {
+        return jug.generate();
+    }
+}
