@@ -106,6 +106,8 @@ public final class UuidV7Generator implements IdGenerator<UUID> {
     private final ClockBackwardsPolicy policy;
     /** Null when not monotonic. */
     private final TickSequence sequence;
+    /** {@link #stamp(long, long)}, bound once: the non-monotonic path allocates nothing but the UUID. */
+    private final LongPairFunction<UUID> stampNow = this::stamp;
 
     private UuidV7Generator(Builder b) {
         this.clock = b.clock;
@@ -153,21 +155,21 @@ public final class UuidV7Generator implements IdGenerator<UUID> {
     }
 
     private UUID unordered() {
+        return random.nextTwoLongs(stampNow);
+    }
+
+    /**
+     * Puts the clock's millisecond and 74 of the random bits into a UUID. Bound once per generator
+     * (as {@link #stampNow}), so a call allocates only its UUID; the source calls it after it has
+     * given its stripe back, so the clock is not read while a stripe is held.
+     */
+    private UUID stamp(long first, long second) {
         long millis = clock.millis();
         if (millis < 0 || millis > MAX_UNIX_MILLIS) {
             throw new IllegalStateException("Clock reads " + Instant.ofEpochMilli(millis)
                     + ", outside the range UUIDv7 can encode: " + Instant.EPOCH + " to " + LAST_INSTANT);
         }
-        return random.nextTwoLongs(new Stamp(millis));
-    }
-
-    /** Puts one millisecond and 74 random bits into a UUID. */
-    private record Stamp(long millis) implements LongPairFunction<UUID> {
-        @Override
-        public UUID apply(long first, long second) {
-            return new UUID(millis << 16 | VERSION_7 | first >>> 52,
-                    VARIANT_RFC | second >>> 2);
-        }
+        return new UUID(millis << 16 | VERSION_7 | first >>> 52, VARIANT_RFC | second >>> 2);
     }
 
     /** {@return whether UUIDs strictly increase in the order calls return} */
