@@ -77,6 +77,7 @@ public final class JdbcMachineIdLease implements MachineIdLease, AutoCloseable {
     private final int queryTimeoutSeconds;
     private final InstantSource clock;
     private final LongSupplier nanoTime;
+    private final boolean strictDeadline;
     private final Object lock = new Object();
     private final Object attachLock = new Object();
 
@@ -106,6 +107,7 @@ public final class JdbcMachineIdLease implements MachineIdLease, AutoCloseable {
         this.queryTimeoutSeconds = b.queryTimeoutSeconds();
         this.clock = b.clock;
         this.nanoTime = b.nanoTime;
+        this.strictDeadline = b.strictDeadline;
         this.token = claim.token;
         this.markMillis = claim.mark;
         this.skewMillis = claim.skewMillis;
@@ -132,6 +134,10 @@ public final class JdbcMachineIdLease implements MachineIdLease, AutoCloseable {
 
     @Override
     public boolean isHeld() {
+        if (strictDeadline) {
+            // one monotonic clock read per ID: right even when the watchdog has not run yet
+            return held && nanoTime.getAsLong() - deadlineNanos < 0;
+        }
         return held;
     }
 
@@ -410,6 +416,7 @@ public final class JdbcMachineIdLease implements MachineIdLease, AutoCloseable {
         private InstantSource clock = InstantSource.system();
         private LongSupplier nanoTime = System::nanoTime;
         private boolean background = true;
+        private boolean strictDeadline;
         private String owner = defaultOwner();
         private LeaseTable leaseTable;
 
@@ -528,6 +535,20 @@ public final class JdbcMachineIdLease implements MachineIdLease, AutoCloseable {
                 throw new IllegalArgumentException("owner must be 1 to 255 characters, not blank");
             }
             this.owner = owner;
+            return this;
+        }
+
+        /**
+         * Also compare the local monotonic clock with the fence deadline on every
+         * {@link JdbcMachineIdLease#isHeld()}, not only in the watchdog. That closes the moment after
+         * a long pause (a stop-the-world collection, a suspended VM) in which the watchdog has not run
+         * yet, at the price of one {@code System.nanoTime()} read per ID.
+         *
+         * @param strict default {@code false}
+         * @return this builder
+         */
+        public Builder strictDeadline(boolean strict) {
+            this.strictDeadline = strict;
             return this;
         }
 

@@ -222,6 +222,21 @@ class JdbcMachineIdLeaseTest {
         assertTrue(ids.nextLong() > before);
     }
 
+    @Test
+    void aStrictDeadlineFencesOnTheIdPathEvenBeforeTheWatchdogRuns() {
+        TestDatabase.Switchable ds = TestDatabase.H2.dataSource();
+        AtomicLong nanos = new AtomicLong(5_000_000_000L);
+        JdbcMachineIdLease lease = track(JdbcMachineIdLease.builder(ds).table(table(TestDatabase.H2)).createTable(true)
+                .ttl(Duration.ofSeconds(30)).strictDeadline(true).nanoTime(nanos::get).background(false).acquire());
+        SnowflakeGenerator ids = SnowflakeGenerator.builder().machineId(lease).build();
+        ids.nextLong();
+        nanos.set(lease.fenceDeadlineNanos() - 1);
+        assertTrue(lease.isHeld());
+        nanos.set(lease.fenceDeadlineNanos()); // a long pause: nobody ran enforceDeadline()
+        assertFalse(lease.isHeld());
+        assertThrows(MachineIdLostException.class, ids::nextLong);
+    }
+
     @ParameterizedTest
     @EnumSource(TestDatabase.class)
     void anExpiredLeaseIsTakenOverAboveTheMarkOfAHolderWhoseClockRanAhead(TestDatabase db) throws SQLException {

@@ -422,7 +422,7 @@ public final class ZkMachineIdLease implements MachineIdLease, AutoCloseable {
         private String path = "/idgen";
         private long maxMachineId = 1023;
         private Duration maxClockSkew = Duration.ofSeconds(1);
-        private Duration markEvery = Duration.ofSeconds(1);
+        private Duration markEvery = Duration.ofSeconds(5);
         private Duration retryEvery = Duration.ofMillis(500);
         private InstantSource clock = InstantSource.system();
         private String owner = defaultOwner();
@@ -469,7 +469,7 @@ public final class ZkMachineIdLease implements MachineIdLease, AutoCloseable {
         }
 
         /**
-         * @param every how often the high-water mark is recorded and the skew checked; default 1 s
+         * @param every how often the high-water mark is recorded and the skew checked; default 5 s
          * @return this builder
          */
         public Builder markEvery(Duration every) {
