@@ -80,6 +80,8 @@ public final class JdbcMachineIdLease implements MachineIdLease, AutoCloseable {
     private final boolean strictDeadline;
     private final Object lock = new Object();
     private final Object attachLock = new Object();
+    /** Guards the (deadline, held) pair; held only for a few field writes, never across I/O. */
+    private final Object fenceLock = new Object();
 
     /** The fencing token of our claim on the row; changes only when we claim the row again. */
     private volatile long token;
@@ -232,10 +234,12 @@ public final class JdbcMachineIdLease implements MachineIdLease, AutoCloseable {
      * @return whether the lease is held afterwards
      */
     boolean enforceDeadline() {
-        if (held && nanoTime.getAsLong() - deadlineNanos >= 0) {
-            fence("no renewal succeeded within the TTL minus the safety margin");
+        synchronized (fenceLock) {
+            if (held && nanoTime.getAsLong() - deadlineNanos >= 0) {
+                fence("no renewal succeeded within the TTL minus the safety margin");
+            }
+            return held;
         }
-        return held;
     }
 
     /**
@@ -282,7 +286,7 @@ public final class JdbcMachineIdLease implements MachineIdLease, AutoCloseable {
     }
 
     private void fence(String why) {
-        if (held || !why.equals(state)) {
+        if (held || !("fenced: " + why).equals(state)) {
             LOG.warn("Machine id {} in table {} is fenced: {}", machineId, table.name, why);
         }
         held = false;
@@ -302,12 +306,14 @@ public final class JdbcMachineIdLease implements MachineIdLease, AutoCloseable {
         if (u != null) {
             u.raiseHighWaterMark(markMillis); // before held turns true: no ID at or below the mark
         }
-        deadlineNanos = t0 + ttlNanos - marginNanos;
-        if (!held) {
-            LOG.info("Machine id {} in table {} is held again (token {})", machineId, table.name, token);
+        synchronized (fenceLock) {
+            deadlineNanos = t0 + ttlNanos - marginNanos;
+            if (!held) {
+                LOG.info("Machine id {} in table {} is held again (token {})", machineId, table.name, token);
+            }
+            state = "held";
+            held = true;
         }
-        state = "held";
-        held = true;
         scheduleWatchdog();
         return true;
     }

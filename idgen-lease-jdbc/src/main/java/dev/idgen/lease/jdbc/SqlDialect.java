@@ -15,8 +15,12 @@ public enum SqlDialect {
     /** PostgreSQL 9.5 or newer. */
     POSTGRESQL("postgresql.sql", "CAST(EXTRACT(EPOCH FROM CURRENT_TIMESTAMP) * 1000 AS BIGINT)"),
 
-    /** MySQL 5.7+ and MariaDB 10.3+ (InnoDB tables). */
-    MYSQL("mysql.sql", "CAST(UNIX_TIMESTAMP(CURRENT_TIMESTAMP(3)) * 1000 AS SIGNED)"),
+    /**
+     * MySQL 5.7+ and MariaDB 10.3+ (InnoDB tables). The clock is read as {@code UTC_TIMESTAMP(6)}:
+     * {@code UNIX_TIMESTAMP(CURRENT_TIMESTAMP(3))} goes through the session time zone and is
+     * ambiguous in the hour a daylight-saving zone repeats, which could shorten a lease by an hour.
+     */
+    MYSQL("mysql.sql", "(TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', UTC_TIMESTAMP(6)) DIV 1000)"),
 
     /** H2 2.x. */
     H2("h2.sql", "CAST(EXTRACT(EPOCH FROM CURRENT_TIMESTAMP) * 1000 AS BIGINT)");
