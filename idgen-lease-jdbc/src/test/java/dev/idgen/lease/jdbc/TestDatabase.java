@@ -14,15 +14,16 @@ import org.junit.jupiter.api.Assumptions;
 
 /**
  * The databases the lease tests run on: H2 in memory, and the real PostgreSQL and MariaDB servers
- * on loopback. A server that does not answer fails the test under CI ({@code CI=true}) and skips it,
- * with the reason, elsewhere.
+ * on loopback (other URLs through the system properties {@code idgen.test.postgresql.url} and
+ * {@code idgen.test.mariadb.url}). A server that does not answer fails the test under CI
+ * ({@code CI=true}) and skips it, with the reason, elsewhere.
  */
 enum TestDatabase {
     H2("jdbc:h2:mem:idgen_lease_" + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 8)
             + ";DB_CLOSE_DELAY=-1", "", "", "jdbc:h2:tcp://127.0.0.1:1/mem:gone"),
-    POSTGRESQL("jdbc:postgresql://127.0.0.1:5432/test", "postgres", "",
+    POSTGRESQL(System.getProperty("idgen.test.postgresql.url", "jdbc:postgresql://127.0.0.1:5432/test"), "postgres", "",
             "jdbc:postgresql://127.0.0.1:1/test?connectTimeout=1"),
-    MARIADB("jdbc:mariadb://127.0.0.1:3306/test", "root", "",
+    MARIADB(System.getProperty("idgen.test.mariadb.url", "jdbc:mariadb://127.0.0.1:3306/test"), "root", "",
             "jdbc:mariadb://127.0.0.1:1/test?connectTimeout=1000");
 
     final String url;
