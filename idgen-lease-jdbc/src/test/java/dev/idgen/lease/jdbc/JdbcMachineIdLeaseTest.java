@@ -335,9 +335,10 @@ class JdbcMachineIdLeaseTest {
             throws SQLException {
         TestDatabase.Switchable ds = db.dataSource();
         String table = table(db);
-        Duration ttl = Duration.ofMillis(2000);
+        // a margin of 1 s: the watchdog of a loaded 2-core build machine must fire within it
+        Duration ttl = Duration.ofMillis(3000);
         JdbcMachineIdLease lease = track(JdbcMachineIdLease.builder(ds).table(table).createTable(true)
-                .ttl(ttl).renewEvery(Duration.ofMillis(400)).safetyMargin(Duration.ofMillis(600)).acquire());
+                .ttl(ttl).renewEvery(Duration.ofMillis(500)).safetyMargin(Duration.ofMillis(1000)).acquire());
         SnowflakeGenerator ids = SnowflakeGenerator.builder().machineId(lease).build();
         long last = ids.nextLong();
 
