@@ -212,6 +212,49 @@ class ZkMachineIdLeaseTest {
     }
 
     @Test
+    void aPartitionedHolderIsFencedBeforeAnotherClientCanTakeItsId() throws Exception {
+        BlackholeProxy proxy = track(new BlackholeProxy(server.getPort()));
+        CuratorFramework a = CuratorFrameworkFactory.builder().connectString("127.0.0.1:" + proxy.port())
+                .sessionTimeoutMs(SESSION_MS).connectionTimeoutMs(1000).retryPolicy(new RetryForever(100)).build();
+        a.start();
+        cleanup.add(a);
+        assertTrue(a.blockUntilConnected(10, TimeUnit.SECONDS));
+        ZkMachineIdLease held = track(ZkMachineIdLease.builder(a).path("/partition").maxMachineId(0).acquire());
+        SnowflakeGenerator aIds = SnowflakeGenerator.builder().machineId(held).build();
+        aIds.nextLong();
+        CuratorFramework b = client();
+
+        proxy.partition(true); // silence both ways; the server hears nothing more from A
+        long cut = System.nanoTime();
+        long[] fencedAfter = {-1};
+        ZkMachineIdLease[] taken = new ZkMachineIdLease[1];
+        await("B takes the id once A's session has expired", Duration.ofSeconds(20), () -> {
+            if (fencedAfter[0] < 0 && !held.isHeld()) {
+                fencedAfter[0] = (System.nanoTime() - cut) / 1_000_000;
+            }
+            try {
+                taken[0] = ZkMachineIdLease.builder(b).path("/partition").maxMachineId(0).acquire();
+                return true;
+            } catch (ZkMachineIdLeaseException e) {
+                return false;
+            }
+        });
+        long takenAfter = (System.nanoTime() - cut) / 1_000_000;
+        track(taken[0]);
+        assertFalse(held.isHeld(), "A still held its id when B was given it");
+        assertTrue(fencedAfter[0] >= 0 && fencedAfter[0] < takenAfter, "A fenced at " + fencedAfter[0]
+                + " ms, B took the id at " + takenAfter + " ms");
+        assertThrows(MachineIdLostException.class, aIds::nextLong);
+
+        proxy.partition(false);
+        await("A learns that its id is someone else's", Duration.ofSeconds(20),
+                () -> held.toString().contains("held by another session"));
+        assertFalse(held.isHeld());
+        System.out.printf("ZooKeeper partition (silent network) -> A refusing after %d ms; B given the id after"
+                + " %d ms (session %d ms)%n", fencedAfter[0], takenAfter, SESSION_MS);
+    }
+
+    @Test
     void anExpiredSessionLosesTheLeaseAndReacquiresItWithoutRepeatingAnId() throws Exception {
         CuratorFramework c = client();
         ZkMachineIdLease lease = track(ZkMachineIdLease.builder(c).path("/expiry").maxMachineId(0)
