@@ -360,6 +360,48 @@ class JdbcMachineIdLeaseTest {
                 + " reachable -> first new ID after %d ms%n", db, fencedAfter, ttl.toMillis(), remaining, recoveredAfter);
     }
 
+    @ParameterizedTest
+    @EnumSource(TestDatabase.class)
+    void aPartitionedHolderIsFencedBeforeAnotherClaimerCanTakeItsId(TestDatabase db) {
+        TestDatabase.Switchable aSide = db.dataSource();
+        TestDatabase.Switchable bSide = db.dataSource();
+        String table = table(db);
+        Duration ttl = Duration.ofMillis(3000);
+        JdbcMachineIdLease a = track(JdbcMachineIdLease.builder(aSide).table(table).createTable(true).maxMachineId(0)
+                .ttl(ttl).renewEvery(Duration.ofMillis(500)).safetyMargin(Duration.ofMillis(1000)).acquire());
+        SnowflakeGenerator aIds = SnowflakeGenerator.builder().machineId(a).build();
+        aIds.nextLong();
+
+        aSide.down(); // A is cut off; B still reaches the database
+        long cut = System.nanoTime();
+        long[] fencedAfter = {-1};
+        JdbcMachineIdLease[] b = new JdbcMachineIdLease[1];
+        JdbcMachineIdLease.Builder bBuilder = JdbcMachineIdLease.builder(bSide).table(table).maxMachineId(0)
+                .ttl(ttl).background(false);
+        await("B claims the id once A's row has expired", Duration.ofSeconds(20), () -> {
+            if (fencedAfter[0] < 0 && !a.isHeld()) {
+                fencedAfter[0] = (System.nanoTime() - cut) / 1_000_000;
+            }
+            try {
+                b[0] = bBuilder.acquire();
+                return true;
+            } catch (MachineIdLeaseException e) {
+                return false;
+            }
+        });
+        long takenAfter = (System.nanoTime() - cut) / 1_000_000;
+        track(b[0]);
+        assertFalse(a.isHeld(), "A still held its id when B was given it");
+        assertTrue(fencedAfter[0] >= 0 && fencedAfter[0] < takenAfter,
+                "A fenced at " + fencedAfter[0] + " ms, B claimed at " + takenAfter + " ms");
+        assertThrows(MachineIdLostException.class, aIds::nextLong);
+
+        aSide.up();
+        assertFalse(a.renewNow(), "back on the network, A finds its row taken and stays fenced");
+        System.out.printf("%s: holder cut off -> refusing after %d ms; another claimer given the id after %d ms"
+                + " (ttl %d ms)%n", db, fencedAfter[0], takenAfter, ttl.toMillis());
+    }
+
     @Test
     void theShippedDdlNamesTheTableForEveryDialect() {
         for (SqlDialect d : SqlDialect.values()) {
