@@ -254,8 +254,8 @@ public final class JdbcMachineIdLease implements MachineIdLease, AutoCloseable {
                 return;
             }
             closed = true;
-            held = false;
             state = "released";
+            held = false;
         }
         if (renewer != null) {
             renewer.shutdownNow();
@@ -289,8 +289,8 @@ public final class JdbcMachineIdLease implements MachineIdLease, AutoCloseable {
         if (held || !("fenced: " + why).equals(state)) {
             LOG.warn("Machine id {} in table {} is fenced: {}", machineId, table.name, why);
         }
-        held = false;
         state = "fenced: " + why;
+        held = false;
     }
 
     /** The row is ours and renewed as of {@code t0}: check the skew, adopt its mark, hold again. */

@@ -202,8 +202,8 @@ public final class ZkMachineIdLease implements MachineIdLease, AutoCloseable {
                 return;
             }
             closed = true;
-            held = false;
             state = "released";
+            held = false;
         }
         client.getConnectionStateListenable().removeListener(listener);
         worker.shutdownNow();
@@ -255,11 +255,12 @@ public final class ZkMachineIdLease implements MachineIdLease, AutoCloseable {
         if (!ok && held) {
             LOG.warn("Machine id {} under {} is fenced: {}", machineId, root, why);
         }
-        held = ok;
+        // the reason first: whoever sees held turn false reads why
         state = ok ? "held" : "fenced: " + why;
+        held = ok;
         if (ok && epoch.get() != seen) {
-            held = false;
             state = "fenced: the ZooKeeper connection changed while checking";
+            held = false;
         }
     }
 
@@ -269,16 +270,16 @@ public final class ZkMachineIdLease implements MachineIdLease, AutoCloseable {
             case SUSPENDED, LOST -> {
                 // first thing, on Curator's event thread: no ID may be made from here on
                 connected = false;
-                held = false;
                 state = "fenced: ZooKeeper connection " + s;
+                held = false;
                 LOG.warn("Machine id {} under {} is fenced: ZooKeeper connection {}", machineId, root, s);
             }
             case CONNECTED, RECONNECTED -> worker.execute(this::revalidate);
             default -> {
                 // READ_ONLY: writes impossible, treat as suspended
                 connected = false;
-                held = false;
                 state = "fenced: ZooKeeper connection " + s;
+                held = false;
             }
         }
     }
@@ -350,8 +351,8 @@ public final class ZkMachineIdLease implements MachineIdLease, AutoCloseable {
         if (!client.getZookeeperClient().isConnected()) {
             // the connection dropped before the listener was in place: fence, wait for RECONNECTED
             connected = false;
-            held = false;
             state = "fenced: ZooKeeper connection lost while claiming";
+            held = false;
         }
         watchNode();
         long every = markEvery.toMillis();
