@@ -22,8 +22,15 @@ import org.slf4j.LoggerFactory;
  * replaced, and each value returned by {@link #next()} is the value stored by that call's own
  * successful CAS. So no two calls return the same value, and if call A returns before call B
  * starts, A's value is smaller. Callers map the value to an ID by a function that is strictly
- * increasing in (tick, counter), which carries both promises over to the IDs. Nothing else ever
- * writes the state.
+ * increasing in (tick, counter), which carries both promises over to the IDs. Only {@link #next()}
+ * and {@link #skipThrough(long)} write the state; the latter keeps the same rule (it stores only a
+ * greater value) and returns nothing, so it can only take values away from those {@code next()}
+ * may still return, never hand one out twice.
+ *
+ * <p><b>High-water mark.</b> {@link #skipThrough(long)} marks every counter of a tick as used, so
+ * the next value is in a later tick; a clock behind that tick then meets the
+ * {@link ClockBackwardsPolicy} exactly as after a clock step back. A machine-id lease uses it to
+ * keep a new holder of an id above the last tick an earlier holder used.
  *
  * <p>The common case costs one clock read, one volatile read and one CAS, and allocates nothing.
  * Clock steps back and exhausted counters leave the fast path and are handled by the
@@ -181,6 +188,42 @@ public final class TickSequence extends TickSequenceRightPad {
      */
     public long lastTick() {
         return state >> counterBits;
+    }
+
+    /**
+     * The last Unix millisecond inside the last tick issued (or skipped through).
+     *
+     * @return Unix milliseconds, or {@code Long.MIN_VALUE} before the first
+     */
+    public long lastMillisCovered() {
+        long last = lastTick();
+        return last < 0 ? Long.MIN_VALUE : epochMillis + (last + 1) * tickMillis - 1;
+    }
+
+    /**
+     * Treats every value up to and including the tick that contains {@code unixMillis} as issued, so
+     * {@link #next()} returns only values of later ticks. Does nothing when the state is already
+     * there or beyond, or when {@code unixMillis} is before the epoch. A mark past the last tick this
+     * sequence can issue uses up the whole range. Not for the hot path: a CAS-max loop.
+     *
+     * @param unixMillis the last Unix millisecond that must not be issued again
+     */
+    public void skipThrough(long unixMillis) {
+        if (unixMillis < epochMillis) {
+            return; // before tick 0: nothing this sequence could issue is at or below it
+        }
+        long tick = Math.min((unixMillis - epochMillis) / tickMillis, maxTick);
+        long target = tick << counterBits | counterMask;
+        for (;;) {
+            long prev = state;
+            if (prev >= target) {
+                return;
+            }
+            // keeps the invariant: stores only a value greater than the one it replaces
+            if (STATE.compareAndSet(this, prev, target)) {
+                return;
+            }
+        }
     }
 
     /**

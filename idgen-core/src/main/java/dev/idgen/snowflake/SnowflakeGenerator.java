@@ -3,6 +3,7 @@ package dev.idgen.snowflake;
 import dev.idgen.LongIdGenerator;
 import dev.idgen.machine.MachineIdLease;
 import dev.idgen.machine.MachineIdLostException;
+import dev.idgen.machine.MachineIdUser;
 import dev.idgen.sequence.TickSequence;
 import java.time.InstantSource;
 import java.util.Objects;
@@ -30,7 +31,7 @@ import java.util.Objects;
  * long id = ids.nextLong();
  * }</pre>
  */
-public final class SnowflakeGenerator implements LongIdGenerator {
+public final class SnowflakeGenerator implements LongIdGenerator, MachineIdUser {
 
     private final SnowflakeLayout layout;
     private final MachineIdLease lease;
@@ -51,6 +52,8 @@ public final class SnowflakeGenerator implements LongIdGenerator {
         this.sequence = new TickSequence(b.clock, layout.epoch().toEpochMilli(), layout.tickMillis(),
                 layout.maxTimestamp(), layout.sequenceBits(), firstSequenceBound, policy,
                 SnowflakeGenerator.class);
+        // before the first ID: start above the last time an earlier holder of the id used
+        this.sequence.skipThrough(lease.highWaterMark());
     }
 
     /**
@@ -103,6 +106,31 @@ public final class SnowflakeGenerator implements LongIdGenerator {
         return lease.machineId();
     }
 
+    /**
+     * The last Unix millisecond covered by an ID of this generator: the end of the last tick used,
+     * or of the tick of a mark raised from its lease. A lease records it so that the next holder of
+     * the machine id starts above it.
+     *
+     * @return Unix milliseconds, or {@link MachineIdLease#NO_MARK} before the first ID and mark
+     */
+    @Override
+    public long highWaterMark() {
+        return sequence.lastMillisCovered();
+    }
+
+    /**
+     * From now on makes only IDs whose time is later than {@code unixMillis}: the whole tick that
+     * contains it counts as used. Off the hot path (a CAS-max); a clock behind the new mark is
+     * handled by the {@link ClockBackwardsPolicy}, as a clock step back.
+     *
+     * @param unixMillis the last Unix millisecond not to issue again; {@link MachineIdLease#NO_MARK}
+     *     or any time before the layout's epoch does nothing
+     */
+    @Override
+    public void raiseHighWaterMark(long unixMillis) {
+        sequence.skipThrough(unixMillis);
+    }
+
     /** {@return the clock-backwards policy} */
     public ClockBackwardsPolicy policy() {
         return policy;
@@ -148,7 +176,10 @@ public final class SnowflakeGenerator implements LongIdGenerator {
 
         /**
          * A machine id that can be lost (from a coordinator): once {@code lease.isHeld()} is false,
-         * {@link SnowflakeGenerator#nextLong()} throws {@link MachineIdLostException}.
+         * {@link SnowflakeGenerator#nextLong()} throws {@link MachineIdLostException}. The generator
+         * starts above the lease's {@link MachineIdLease#highWaterMark()} and, once built, attaches
+         * itself to the lease ({@link MachineIdLease#attach(MachineIdUser)}) so the lease can record
+         * and raise its mark.
          *
          * @param lease the lease
          * @return this builder
@@ -214,6 +245,7 @@ public final class SnowflakeGenerator implements LongIdGenerator {
                 throw new IllegalArgumentException("layout " + layout.name() + " cannot be used with this clock: "
                         + e.getMessage(), e);
             }
+            lease.attach(generator);
             return generator;
         }
     }

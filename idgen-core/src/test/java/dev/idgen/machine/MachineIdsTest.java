@@ -1,0 +1,62 @@
+package dev.idgen.machine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class MachineIdsTest {
+
+    @Test
+    void anExplicitVariableGivesItsNumber() {
+        MachineIdLease lease = MachineIds.fromVariable("MACHINE_ID", 1023, Map.of("MACHINE_ID", " 42 "));
+        assertEquals(42, lease.machineId());
+        assertTrue(lease.isHeld());
+        assertEquals(MachineIdLease.NO_MARK, lease.highWaterMark());
+        assertEquals("machine id 42 from environment variable MACHINE_ID= 42 ", lease.toString());
+    }
+
+    @Test
+    void aMissingBlankOrBadVariableIsAClearError() {
+        assertEquals("Environment variable MACHINE_ID is not set; it must hold this process's machine id",
+                assertThrows(IllegalArgumentException.class,
+                        () -> MachineIds.fromVariable("MACHINE_ID", 1023, Map.of())).getMessage());
+        assertEquals("Environment variable MACHINE_ID is blank; it must hold this process's machine id",
+                assertThrows(IllegalArgumentException.class,
+                        () -> MachineIds.fromVariable("MACHINE_ID", 1023, Map.of("MACHINE_ID", "  "))).getMessage());
+        assertEquals("Machine id from environment variable MACHINE_ID=seven is not a decimal number",
+                assertThrows(IllegalArgumentException.class,
+                        () -> MachineIds.fromVariable("MACHINE_ID", 1023, Map.of("MACHINE_ID", "seven"))).getMessage());
+        assertEquals("Machine id 1024 from environment variable MACHINE_ID=1024 is outside the allowed range 0..1023",
+                assertThrows(IllegalArgumentException.class,
+                        () -> MachineIds.fromVariable("MACHINE_ID", 1023, Map.of("MACHINE_ID", "1024"))).getMessage());
+        assertEquals("Machine id -1 from environment variable MACHINE_ID=-1 is outside the allowed range 0..1023",
+                assertThrows(IllegalArgumentException.class,
+                        () -> MachineIds.fromVariable("MACHINE_ID", 1023, Map.of("MACHINE_ID", "-1"))).getMessage());
+    }
+
+    @Test
+    void aStatefulSetPodNameGivesItsOrdinal() {
+        assertEquals(7, MachineIds.fromPodOrdinal("HOSTNAME", 1023, Map.of("HOSTNAME", "orders-7")).machineId());
+        assertEquals(12, MachineIds.fromPodOrdinal("POD", 1023, Map.of("POD", "my-app-db-12")).machineId());
+        assertEquals(0, MachineIds.fromPodOrdinal("POD", 0, Map.of("POD", "orders-0")).machineId());
+    }
+
+    @Test
+    void aPodNameWithoutAnOrdinalOrOutOfRangeIsAClearError() {
+        for (String pod : new String[] {"orders", "orders-", "-7", "orders-7a", "orders-x7"}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> MachineIds.fromPodOrdinal("HOSTNAME", 1023, Map.of("HOSTNAME", pod)));
+            assertEquals("Pod name '" + pod + "' in environment variable HOSTNAME does not end in a StatefulSet"
+                    + " ordinal (<name>-<number>, e.g. orders-7)", e.getMessage());
+        }
+        assertEquals("Machine id 1024 from the ordinal of pod name orders-1024 in environment variable HOSTNAME"
+                        + " is outside the allowed range 0..1023",
+                assertThrows(IllegalArgumentException.class,
+                        () -> MachineIds.fromPodOrdinal("HOSTNAME", 1023, Map.of("HOSTNAME", "orders-1024"))).getMessage());
+        assertThrows(IllegalArgumentException.class,
+                () -> MachineIds.fromPodOrdinal("HOSTNAME", 1023, Map.of()));
+    }
+}

@@ -1,0 +1,429 @@
+package dev.idgen.lease.jdbc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.idgen.machine.MachineIdLostException;
+import dev.idgen.snowflake.ClockBackwardsPolicy;
+import dev.idgen.snowflake.ClockMovedBackwardsException;
+import dev.idgen.snowflake.SnowflakeGenerator;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** Leases on H2, PostgreSQL and MariaDB: claims, races, fencing, takeover, the mark and the skew. */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class JdbcMachineIdLeaseTest {
+
+    private final List<Runnable> cleanup = new ArrayList<>();
+
+    @AfterEach
+    void cleanUp() {
+        Collections.reverse(cleanup);
+        cleanup.forEach(Runnable::run);
+    }
+
+    private String table(TestDatabase db) {
+        String t = TestDatabase.freshTable();
+        cleanup.add(() -> db.drop(t));
+        return t;
+    }
+
+    private JdbcMachineIdLease track(JdbcMachineIdLease lease) {
+        cleanup.add(lease::close);
+        return lease;
+    }
+
+    /** A wall clock the test can set apart from real time. */
+    private static final class OffsetClock implements InstantSource {
+        final AtomicLong offset = new AtomicLong();
+        final AtomicLong fixed = new AtomicLong(Long.MIN_VALUE);
+
+        @Override
+        public long millis() {
+            long f = fixed.get();
+            return f != Long.MIN_VALUE ? f : System.currentTimeMillis() + offset.get();
+        }
+
+        @Override
+        public Instant instant() {
+            return Instant.ofEpochMilli(millis());
+        }
+    }
+
+    private static void await(String what, Duration limit, BooleanSupplier condition) {
+        long end = System.nanoTime() + limit.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - end > 0) {
+                fail("not within " + limit.toMillis() + " ms: " + what);
+            }
+            Thread.onSpinWait();
+            Thread.yield();
+        }
+    }
+
+    private static long dbRemainingMillis(TestDatabase db, String table, long machineId) throws SQLException {
+        SqlDialect dialect;
+        try (Connection c = DriverManager.getConnection(db.url, db.user, db.password)) {
+            dialect = SqlDialect.of(c.getMetaData().getDatabaseProductName());
+            try (PreparedStatement ps = c.prepareStatement(
+                    "SELECT expires_ms - " + dialect.nowMillis() + " FROM " + table + " WHERE machine_id = ?")) {
+                ps.setLong(1, machineId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    assertTrue(rs.next(), "row of machine id " + machineId);
+                    return rs.getLong(1);
+                }
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(TestDatabase.class)
+    void claimsTheLowestFreeIdsReusesFreedOnesAndSaysWhenAllAreTaken(TestDatabase db) {
+        TestDatabase.Switchable ds = db.dataSource();
+        String table = table(db);
+        JdbcMachineIdLease.Builder b = JdbcMachineIdLease.builder(ds).table(table).createTable(true)
+                .maxMachineId(2).background(false);
+        JdbcMachineIdLease a = track(b.acquire());
+        JdbcMachineIdLease c = track(b.acquire());
+        JdbcMachineIdLease d = track(b.acquire());
+        assertEquals(List.of(0L, 1L, 2L), List.of(a.machineId(), c.machineId(), d.machineId()));
+        MachineIdLeaseException full = assertThrows(MachineIdLeaseException.class, b::acquire);
+        assertEquals("Every machine id 0..2 in table " + table + " is held by a live lease; free one or widen the range",
+                full.getMessage());
+        c.close();
+        assertFalse(c.isHeld());
+        JdbcMachineIdLease again = track(b.acquire());
+        assertEquals(1, again.machineId());
+        assertEquals(c.token() + 1, again.token(), "a new claim of a row takes the next fencing token");
+    }
+
+    @ParameterizedTest
+    @EnumSource(TestDatabase.class)
+    void aMissingTableOrBadNameIsAClearError(TestDatabase db) {
+        TestDatabase.Switchable ds = db.dataSource();
+        String table = TestDatabase.freshTable();
+        MachineIdLeaseException e = assertThrows(MachineIdLeaseException.class,
+                () -> JdbcMachineIdLease.builder(ds).table(table).background(false).acquire());
+        assertTrue(e.getMessage().startsWith("Could not claim a machine id in table " + table
+                + " (create it with createTable(true) or the shipped DDL)"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> JdbcMachineIdLease.builder(ds).table("x; drop table y"));
+    }
+
+    @ParameterizedTest
+    @EnumSource(TestDatabase.class)
+    void concurrentClaimersOnManyConnectionsNeverShareAnId(TestDatabase db) throws InterruptedException {
+        TestDatabase.Switchable ds = db.dataSource();
+        String table = table(db);
+        JdbcMachineIdLease.builder(ds).table(table).createTableNow();
+        int threads = 12;
+        int rounds = 12;
+        ConcurrentMap<Long, String> holders = new ConcurrentHashMap<>();
+        List<String> failures = Collections.synchronizedList(new ArrayList<>());
+        AtomicInteger claims = new AtomicInteger();
+        AtomicInteger full = new AtomicInteger();
+        CountDownLatch start = new CountDownLatch(1);
+        List<Thread> workers = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            String name = "claimer-" + t;
+            Thread w = new Thread(() -> {
+                try {
+                    start.await();
+                    for (int r = 0; r < rounds; r++) {
+                        JdbcMachineIdLease lease;
+                        try {
+                            lease = JdbcMachineIdLease.builder(ds).table(table).maxMachineId(3).owner(name)
+                                    .background(false).acquire();
+                        } catch (MachineIdLeaseException e) {
+                            full.incrementAndGet();
+                            continue;
+                        }
+                        claims.incrementAndGet();
+                        String other = holders.putIfAbsent(lease.machineId(), name);
+                        if (other != null) {
+                            failures.add(name + " and " + other + " both hold machine id " + lease.machineId());
+                        }
+                        if (!lease.renewNow()) {
+                            failures.add(name + " could not renew its fresh lease on " + lease.machineId());
+                        }
+                        holders.remove(lease.machineId(), name); // before the release frees it
+                        lease.close();
+                    }
+                } catch (InterruptedException | RuntimeException e) {
+                    failures.add(name + ": " + e);
+                }
+            }, name);
+            workers.add(w);
+            w.start();
+        }
+        start.countDown();
+        for (Thread w : workers) {
+            w.join();
+        }
+        assertEquals(List.of(), failures);
+        assertEquals(threads * rounds, claims.get() + full.get());
+        assertTrue(claims.get() >= 4, "at least the four ids were claimed: " + claims.get());
+        System.out.printf("%s: %d claims, %d refusals (all four ids held) from %d threads%n", db, claims.get(),
+                full.get(), threads);
+    }
+
+    @ParameterizedTest
+    @EnumSource(TestDatabase.class)
+    void aHolderThatCannotRenewFencesItselfAtTheDeadlineAndResumesWhenTheRowIsStillItsOwn(TestDatabase db) {
+        TestDatabase.Switchable ds = db.dataSource();
+        AtomicLong nanos = new AtomicLong(1_000_000_000L);
+        JdbcMachineIdLease lease = track(JdbcMachineIdLease.builder(ds).table(table(db)).createTable(true)
+                .ttl(Duration.ofSeconds(30)).renewEvery(Duration.ofSeconds(10)).safetyMargin(Duration.ofSeconds(5))
+                .nanoTime(nanos::get).background(false).acquire());
+        long t0 = 1_000_000_000L;
+        assertEquals(t0 + Duration.ofSeconds(25).toNanos(), lease.fenceDeadlineNanos());
+        SnowflakeGenerator ids = SnowflakeGenerator.builder().machineId(lease).build();
+        long before = ids.nextLong();
+
+        ds.down();
+        nanos.addAndGet(Duration.ofSeconds(10).toNanos());
+        assertTrue(lease.renewNow(), "a failed renewal does not fence before the deadline");
+        nanos.set(lease.fenceDeadlineNanos() - 1);
+        assertTrue(lease.enforceDeadline());
+        ids.nextLong();
+        nanos.set(lease.fenceDeadlineNanos());
+        assertFalse(lease.enforceDeadline(), "fenced at ttl - margin after the last good renewal");
+        MachineIdLostException lost = assertThrows(MachineIdLostException.class, ids::nextLong);
+        assertTrue(lost.getMessage().contains("no renewal succeeded within the TTL minus the safety margin"),
+                lost.getMessage());
+
+        ds.up();
+        long t1 = nanos.addAndGet(1);
+        assertTrue(lease.renewNow(), "nobody took the row: the same claim goes on");
+        assertEquals(t1 + Duration.ofSeconds(25).toNanos(), lease.fenceDeadlineNanos());
+        assertTrue(ids.nextLong() > before);
+    }
+
+    @Test
+    void aStrictDeadlineFencesOnTheIdPathEvenBeforeTheWatchdogRuns() {
+        TestDatabase.Switchable ds = TestDatabase.H2.dataSource();
+        AtomicLong nanos = new AtomicLong(5_000_000_000L);
+        JdbcMachineIdLease lease = track(JdbcMachineIdLease.builder(ds).table(table(TestDatabase.H2)).createTable(true)
+                .ttl(Duration.ofSeconds(30)).strictDeadline(true).nanoTime(nanos::get).background(false).acquire());
+        SnowflakeGenerator ids = SnowflakeGenerator.builder().machineId(lease).build();
+        ids.nextLong();
+        nanos.set(lease.fenceDeadlineNanos() - 1);
+        assertTrue(lease.isHeld());
+        nanos.set(lease.fenceDeadlineNanos()); // a long pause: nobody ran enforceDeadline()
+        assertFalse(lease.isHeld());
+        assertThrows(MachineIdLostException.class, ids::nextLong);
+    }
+
+    @ParameterizedTest
+    @EnumSource(TestDatabase.class)
+    void anExpiredLeaseIsTakenOverAboveTheMarkOfAHolderWhoseClockRanAhead(TestDatabase db) throws SQLException {
+        TestDatabase.Switchable ds = db.dataSource();
+        String table = table(db);
+        OffsetClock aheadClock = new OffsetClock();
+        aheadClock.offset.set(1500); // A's clock runs 1.5 s ahead, within its skew bound
+        JdbcMachineIdLease a = track(JdbcMachineIdLease.builder(ds).table(table).createTable(true).maxMachineId(0)
+                .ttl(Duration.ofMillis(1200)).safetyMargin(Duration.ofMillis(300)).renewEvery(Duration.ofMillis(400))
+                .maxClockSkew(Duration.ofSeconds(3)).clock(aheadClock).background(false).acquire());
+        SnowflakeGenerator aIds = SnowflakeGenerator.builder().machineId(a).clock(aheadClock).build();
+        long aLast = 0;
+        for (int i = 0; i < 1000; i++) {
+            aLast = aIds.nextLong();
+        }
+        assertTrue(a.renewNow());
+        long aMark = aIds.highWaterMark();
+
+        OffsetClock bClock = new OffsetClock();
+        JdbcMachineIdLease.Builder bBuilder = JdbcMachineIdLease.builder(ds).table(table).maxMachineId(0)
+                .ttl(Duration.ofMillis(1200)).safetyMargin(Duration.ofMillis(300)).renewEvery(Duration.ofMillis(400))
+                .clock(bClock).background(false);
+        assertThrows(MachineIdLeaseException.class, bBuilder::acquire, "A's lease is live");
+        long asked = System.nanoTime();
+        JdbcMachineIdLease[] b = new JdbcMachineIdLease[1];
+        await("B takes over the expired id", Duration.ofSeconds(10), () -> {
+            try {
+                b[0] = bBuilder.acquire();
+                return true;
+            } catch (MachineIdLeaseException e) {
+                return false;
+            }
+        });
+        track(b[0]);
+        System.out.printf("%s: takeover %d ms after A's last renewal (ttl 1200 ms)%n", db,
+                (System.nanoTime() - asked) / 1_000_000);
+        assertEquals(0, b[0].machineId());
+        assertEquals(aMark, b[0].highWaterMark(), "B reads the mark A recorded");
+        assertEquals(a.token() + 1, b[0].token());
+
+        bClock.fixed.set(aMark - 200); // B's clock is behind the time inside A's IDs
+        SnowflakeGenerator bIds = SnowflakeGenerator.builder().machineId(b[0]).clock(bClock)
+                .onClockBackwards(ClockBackwardsPolicy.waitUpTo(Duration.ofMillis(5))).build();
+        ClockMovedBackwardsException behind = assertThrows(ClockMovedBackwardsException.class, bIds::nextLong);
+        assertEquals(200, behind.millisBehind());
+        bClock.fixed.set(aMark + 1);
+        long bFirst = bIds.nextLong();
+        assertTrue(bFirst > aLast, "B's first ID " + bFirst + " is above A's last " + aLast);
+
+        assertFalse(a.renewNow(), "A finds its row taken");
+        assertThrows(MachineIdLostException.class, aIds::nextLong);
+        assertTrue(a.toString().contains("taken over by another holder"), a.toString());
+        assertTrue(dbRemainingMillis(db, table, 0) > 0, "B's claim is live in the database");
+    }
+
+    @ParameterizedTest
+    @EnumSource(TestDatabase.class)
+    void aClockTooFarFromTheDatabaseIsRefusedOnClaimAndFencedOnRenewal(TestDatabase db) {
+        TestDatabase.Switchable ds = db.dataSource();
+        String table = table(db);
+        OffsetClock clock = new OffsetClock();
+        clock.offset.set(-5000);
+        JdbcMachineIdLease.Builder b = JdbcMachineIdLease.builder(ds).table(table).createTable(true).maxMachineId(0)
+                .maxClockSkew(Duration.ofSeconds(1)).clock(clock).background(false);
+        MachineIdLeaseException e = assertThrows(MachineIdLeaseException.class, b::acquire);
+        assertTrue(e.getMessage().contains("ms from the database's (table " + table + "), beyond the allowed 1000 ms"),
+                e.getMessage());
+
+        clock.offset.set(0);
+        JdbcMachineIdLease lease = track(b.acquire());
+        assertEquals(0, lease.machineId(), "the refused claim left the id free");
+        assertTrue(Math.abs(lease.clockSkew().toMillis()) < 1000, lease.clockSkew().toString());
+        clock.offset.set(3000);
+        assertFalse(lease.renewNow());
+        assertFalse(lease.isHeld());
+        assertTrue(lease.clockSkew().toMillis() <= -2000, lease.clockSkew().toString());
+        clock.offset.set(0);
+        assertTrue(lease.renewNow(), "held again once the clocks agree");
+    }
+
+    @ParameterizedTest
+    @EnumSource(TestDatabase.class)
+    void oneGeneratorPerLease(TestDatabase db) {
+        TestDatabase.Switchable ds = db.dataSource();
+        JdbcMachineIdLease lease = track(JdbcMachineIdLease.builder(ds).table(table(db)).createTable(true)
+                .background(false).acquire());
+        SnowflakeGenerator.builder().machineId(lease).build();
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> SnowflakeGenerator.builder().machineId(lease).build());
+        assertTrue(e.getMessage().contains("already serves another generator"), e.getMessage());
+    }
+
+    @ParameterizedTest
+    @EnumSource(TestDatabase.class)
+    void databaseUnreachableFencesBeforeTheRowExpiresAndRecoveryResumesAboveTheLastId(TestDatabase db)
+            throws SQLException {
+        TestDatabase.Switchable ds = db.dataSource();
+        String table = table(db);
+        // a margin of 1 s: the watchdog of a loaded 2-core build machine must fire within it
+        Duration ttl = Duration.ofMillis(3000);
+        JdbcMachineIdLease lease = track(JdbcMachineIdLease.builder(ds).table(table).createTable(true)
+                .ttl(ttl).renewEvery(Duration.ofMillis(500)).safetyMargin(Duration.ofMillis(1000)).acquire());
+        SnowflakeGenerator ids = SnowflakeGenerator.builder().machineId(lease).build();
+        long last = ids.nextLong();
+
+        ds.down();
+        long down = System.nanoTime();
+        await("fenced while the database is unreachable", ttl.multipliedBy(2), () -> !lease.isHeld());
+        long fencedAfter = (System.nanoTime() - down) / 1_000_000;
+        long remaining = dbRemainingMillis(db, table, lease.machineId());
+        assertThrows(MachineIdLostException.class, ids::nextLong);
+        assertTrue(remaining > 0, "fenced " + remaining + " ms after the database could hand the id on");
+
+        ds.up();
+        long up = System.nanoTime();
+        await("held again once the database answers", Duration.ofSeconds(10), lease::isHeld);
+        long next = ids.nextLong();
+        long recoveredAfter = (System.nanoTime() - up) / 1_000_000;
+        assertTrue(next > last);
+        System.out.printf("%s: database unreachable -> refusing after %d ms (ttl %d ms, row still had %d ms);"
+                + " reachable -> first new ID after %d ms%n", db, fencedAfter, ttl.toMillis(), remaining, recoveredAfter);
+    }
+
+    @ParameterizedTest
+    @EnumSource(TestDatabase.class)
+    void aPartitionedHolderIsFencedBeforeAnotherClaimerCanTakeItsId(TestDatabase db) {
+        TestDatabase.Switchable aSide = db.dataSource();
+        TestDatabase.Switchable bSide = db.dataSource();
+        String table = table(db);
+        Duration ttl = Duration.ofMillis(3000);
+        JdbcMachineIdLease a = track(JdbcMachineIdLease.builder(aSide).table(table).createTable(true).maxMachineId(0)
+                .ttl(ttl).renewEvery(Duration.ofMillis(500)).safetyMargin(Duration.ofMillis(1000)).acquire());
+        SnowflakeGenerator aIds = SnowflakeGenerator.builder().machineId(a).build();
+        aIds.nextLong();
+
+        aSide.down(); // A is cut off; B still reaches the database
+        long cut = System.nanoTime();
+        long[] fencedAfter = {-1};
+        JdbcMachineIdLease[] b = new JdbcMachineIdLease[1];
+        JdbcMachineIdLease.Builder bBuilder = JdbcMachineIdLease.builder(bSide).table(table).maxMachineId(0)
+                .ttl(ttl).background(false);
+        await("B claims the id once A's row has expired", Duration.ofSeconds(20), () -> {
+            if (fencedAfter[0] < 0 && !a.isHeld()) {
+                fencedAfter[0] = (System.nanoTime() - cut) / 1_000_000;
+            }
+            try {
+                b[0] = bBuilder.acquire();
+                return true;
+            } catch (MachineIdLeaseException e) {
+                return false;
+            }
+        });
+        long takenAfter = (System.nanoTime() - cut) / 1_000_000;
+        track(b[0]);
+        assertFalse(a.isHeld(), "A still held its id when B was given it");
+        assertTrue(fencedAfter[0] >= 0 && fencedAfter[0] < takenAfter,
+                "A fenced at " + fencedAfter[0] + " ms, B claimed at " + takenAfter + " ms");
+        assertThrows(MachineIdLostException.class, aIds::nextLong);
+
+        aSide.up();
+        assertFalse(a.renewNow(), "back on the network, A finds its row taken and stays fenced");
+        System.out.printf("%s: holder cut off -> refusing after %d ms; another claimer given the id after %d ms"
+                + " (ttl %d ms)%n", db, fencedAfter[0], takenAfter, ttl.toMillis());
+    }
+
+    @Test
+    void theShippedDdlNamesTheTableForEveryDialect() {
+        for (SqlDialect d : SqlDialect.values()) {
+            String ddl = d.createTable("app.leases");
+            assertTrue(ddl.startsWith("CREATE TABLE IF NOT EXISTS app.leases ("), d + ": " + ddl);
+            assertTrue(ddl.contains("high_water_mark"), d + ": " + ddl);
+            assertFalse(ddl.contains("${table}"), d + ": " + ddl);
+        }
+        assertEquals(SqlDialect.POSTGRESQL, SqlDialect.of("PostgreSQL"));
+        assertEquals(SqlDialect.MYSQL, SqlDialect.of("MariaDB"));
+        assertEquals(SqlDialect.MYSQL, SqlDialect.of("MySQL"));
+        assertEquals(SqlDialect.H2, SqlDialect.of("H2"));
+        assertThrows(IllegalArgumentException.class, () -> SqlDialect.of("Oracle"));
+    }
+
+    @Test
+    void timingsThatDoNotFitAreRejected() {
+        TestDatabase.Switchable ds = new TestDatabase.Switchable(TestDatabase.H2);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> JdbcMachineIdLease.builder(ds).ttl(Duration.ofSeconds(10)).safetyMargin(Duration.ofSeconds(5))
+                        .renewEvery(Duration.ofSeconds(6)).acquire());
+        assertEquals("Lease timings do not fit: ttl 10000 ms (at least 100), renewEvery 6000 ms and safetyMargin"
+                + " 5000 ms must be positive with renewEvery < ttl - safetyMargin", e.getMessage());
+    }
+}

@@ -1,0 +1,130 @@
+package dev.idgen.lease.jdbc;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.PrintWriter;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.logging.Logger;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * The databases the lease tests run on: H2 in memory, and the real PostgreSQL and MariaDB servers
+ * on loopback (other URLs through the system properties {@code idgen.test.postgresql.url} and
+ * {@code idgen.test.mariadb.url}). A server that does not answer fails the test under CI
+ * ({@code CI=true}) and skips it, with the reason, elsewhere.
+ */
+enum TestDatabase {
+    H2("jdbc:h2:mem:idgen_lease_" + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 8)
+            + ";DB_CLOSE_DELAY=-1", "", "", "jdbc:h2:tcp://127.0.0.1:1/mem:gone"),
+    POSTGRESQL(System.getProperty("idgen.test.postgresql.url", "jdbc:postgresql://127.0.0.1:5432/test"), "postgres", "",
+            "jdbc:postgresql://127.0.0.1:1/test?connectTimeout=1"),
+    MARIADB(System.getProperty("idgen.test.mariadb.url", "jdbc:mariadb://127.0.0.1:3306/test"), "root", "",
+            "jdbc:mariadb://127.0.0.1:1/test?connectTimeout=1000");
+
+    final String url;
+    final String user;
+    final String password;
+    /** A closed port: what the holder sees while the server is "stopped". */
+    final String deadUrl;
+
+    TestDatabase(String url, String user, String password, String deadUrl) {
+        this.url = url;
+        this.user = user;
+        this.password = password;
+        this.deadUrl = deadUrl;
+    }
+
+    /** A data source on this database that the test can cut off and restore. */
+    Switchable dataSource() {
+        Switchable ds = new Switchable(this);
+        try (Connection c = ds.getConnection()) {
+            c.isValid(2);
+        } catch (SQLException e) {
+            String why = this + " at " + url + " does not answer: " + e.getMessage();
+            if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+                fail(why + " (CI=true: the lease tests need every database; .ci/run starts them)");
+            }
+            Assumptions.abort(why + "; skipped outside CI (run .ci/run, or start the server, to include it)");
+        }
+        return ds;
+    }
+
+    /** A fresh table name, so parallel runs and tests never share rows. */
+    static String freshTable() {
+        return "idgen_lease_t" + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 4);
+    }
+
+    void drop(String table) {
+        try (Connection c = DriverManager.getConnection(url, user, password); Statement st = c.createStatement()) {
+            st.execute("DROP TABLE IF EXISTS " + table);
+        } catch (SQLException e) {
+            throw new IllegalStateException("could not drop " + table, e);
+        }
+    }
+
+    /** Opens real connections through DriverManager; when down, through a closed port. */
+    static final class Switchable implements DataSource {
+        final TestDatabase db;
+        private volatile boolean down;
+
+        Switchable(TestDatabase db) {
+            this.db = db;
+        }
+
+        void down() {
+            down = true;
+        }
+
+        void up() {
+            down = false;
+        }
+
+        @Override
+        public Connection getConnection() throws SQLException {
+            return DriverManager.getConnection(down ? db.deadUrl : db.url, db.user, db.password);
+        }
+
+        @Override
+        public Connection getConnection(String username, String password) throws SQLException {
+            return getConnection();
+        }
+
+        @Override
+        public PrintWriter getLogWriter() {
+            return null;
+        }
+
+        @Override
+        public void setLogWriter(PrintWriter out) {
+        }
+
+        @Override
+        public void setLoginTimeout(int seconds) {
+        }
+
+        @Override
+        public int getLoginTimeout() {
+            return 0;
+        }
+
+        @Override
+        public Logger getParentLogger() {
+            return Logger.getGlobal();
+        }
+
+        @Override
+        public <T> T unwrap(Class<T> iface) throws SQLException {
+            throw new SQLException("not a wrapper");
+        }
+
+        @Override
+        public boolean isWrapperFor(Class<?> iface) {
+            return false;
+        }
+    }
+}
