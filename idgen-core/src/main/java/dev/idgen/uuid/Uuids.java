@@ -70,30 +70,52 @@ public final class Uuids {
      */
     public static UUID parse(CharSequence text) {
         Objects.requireNonNull(text, "text");
-        if (text.length() != CANONICAL_LENGTH) {
-            throw notA(text, text.length() + " characters", CANONICAL_FORM);
+        if (text.length() == CANONICAL_LENGTH && text.charAt(8) == '-' && text.charAt(13) == '-'
+                && text.charAt(18) == '-' && text.charAt(23) == '-') {
+            long a = hexDigits(text, 0, 8);
+            long b = hexDigits(text, 9, 4);
+            long c = hexDigits(text, 14, 4);
+            long d = hexDigits(text, 19, 4);
+            long e = hexDigits(text, 24, 12);
+            if ((a | b | c | d | e) >= 0) {
+                return new UUID(a << 32 | b << 16 | c, d << 48 | e);
+            }
         }
-        long msb = 0;
-        long lsb = 0;
+        throw notCanonical(text);
+    }
+
+    /** Says exactly what is wrong with a string {@link #parse(CharSequence)} rejected. */
+    private static IllegalArgumentException notCanonical(CharSequence text) {
+        if (text.length() != CANONICAL_LENGTH) {
+            return notA(text, text.length() + " characters", CANONICAL_FORM);
+        }
         for (int i = 0; i < CANONICAL_LENGTH; i++) {
             char c = text.charAt(i);
-            if (i == 8 || i == 13 || i == 18 || i == 23) {
-                if (c != '-') {
-                    throw notA(text, "expected '-' at index " + i + ", found " + describe(c), CANONICAL_FORM);
-                }
-                continue;
+            boolean hyphenPlace = i == 8 || i == 13 || i == 18 || i == 23;
+            if (hyphenPlace && c != '-') {
+                return notA(text, "expected '-' at index " + i + ", found " + describe(c), CANONICAL_FORM);
             }
-            int digit = hexValue(c);
-            if (digit < 0) {
-                throw notA(text, describe(c) + " at index " + i + " is not a hex digit", CANONICAL_FORM);
-            }
-            if (i < 18) {
-                msb = msb << 4 | digit;
-            } else {
-                lsb = lsb << 4 | digit;
+            if (!hyphenPlace && hexValue(c) < 0) {
+                return notA(text, describe(c) + " at index " + i + " is not a hex digit", CANONICAL_FORM);
             }
         }
-        return new UUID(msb, lsb);
+        throw new AssertionError("parse rejected a canonical UUID: " + text);
+    }
+
+    /**
+     * The value of {@code count} (at most 15) hex digits from {@code from}, or -1 if any of them is
+     * not a hex digit: one check after the loop instead of one per character, so the common case
+     * does not branch on each digit's validity.
+     */
+    private static long hexDigits(CharSequence text, int from, int count) {
+        long value = 0;
+        int invalid = 0;
+        for (int i = from; i < from + count; i++) {
+            int digit = hexValue(text.charAt(i));
+            invalid |= digit;
+            value = value << 4 | (digit & 0xF);
+        }
+        return invalid < 0 ? -1 : value;
     }
 
     /**
@@ -111,21 +133,18 @@ public final class Uuids {
         if (text.length() != HEX_LENGTH) {
             throw notA(text, text.length() + " characters", HEX_FORM);
         }
-        long msb = 0;
-        long lsb = 0;
-        for (int i = 0; i < HEX_LENGTH; i++) {
-            char c = text.charAt(i);
-            int digit = hexValue(c);
-            if (digit < 0) {
-                throw notA(text, describe(c) + " at index " + i + " is not a hex digit", HEX_FORM);
-            }
-            if (i < 16) {
-                msb = msb << 4 | digit;
-            } else {
-                lsb = lsb << 4 | digit;
+        long a = hexDigits(text, 0, 8);
+        long b = hexDigits(text, 8, 8);
+        long c = hexDigits(text, 16, 8);
+        long d = hexDigits(text, 24, 8);
+        if ((a | b | c | d) >= 0) {
+            return new UUID(a << 32 | b, c << 32 | d);
+        }
+        for (int i = 0;; i++) {
+            if (hexValue(text.charAt(i)) < 0) {
+                throw notA(text, describe(text.charAt(i)) + " at index " + i + " is not a hex digit", HEX_FORM);
             }
         }
-        return new UUID(msb, lsb);
     }
 
     /**
@@ -136,19 +155,8 @@ public final class Uuids {
      * @return its 36 characters
      */
     public static String toString(UUID uuid) {
-        byte[] out = new byte[CANONICAL_LENGTH];
-        long msb = uuid.getMostSignificantBits();
-        long lsb = uuid.getLeastSignificantBits();
-        hex(msb >>> 32, out, 0, 8);
-        out[8] = '-';
-        hex(msb >>> 16, out, 9, 4);
-        out[13] = '-';
-        hex(msb, out, 14, 4);
-        out[18] = '-';
-        hex(lsb >>> 48, out, 19, 4);
-        out[23] = '-';
-        hex(lsb, out, 24, 12);
-        return new String(out, StandardCharsets.ISO_8859_1);
+        // The JDK writes exactly this form, lower case, without an intermediate buffer; the tests pin it.
+        return uuid.toString();
     }
 
     /**

@@ -57,7 +57,12 @@ class UuidsTest {
         for (UUID u : sample(SEED, CASES)) {
             String text = Uuids.toString(u);
             String why = "seed " + SEED + ", uuid " + u;
-            assertEquals(u.toString().toLowerCase(java.util.Locale.ROOT), text, why);
+            long msb = u.getMostSignificantBits();
+            long lsb = u.getLeastSignificantBits();
+            // written out field by field, independently of UUID.toString
+            String expected = String.format("%08x-%04x-%04x-%04x-%012x", msb >>> 32, msb >>> 16 & 0xFFFF,
+                    msb & 0xFFFF, lsb >>> 48, lsb & 0xFFFF_FFFF_FFFFL);
+            assertEquals(expected, text, why);
             assertEquals(u, Uuids.parse(text), why);
             assertEquals(u, Uuids.parse(text.toUpperCase(java.util.Locale.ROOT)), why);
             String hex = Uuids.toHex(u);
