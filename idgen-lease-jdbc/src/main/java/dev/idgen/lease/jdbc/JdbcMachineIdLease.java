@@ -1,6 +1,7 @@
 package dev.idgen.lease.jdbc;
 
 import dev.idgen.machine.MachineIdLease;
+import dev.idgen.machine.LeaseMark;
 import dev.idgen.machine.MachineIdUser;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -79,7 +80,6 @@ public final class JdbcMachineIdLease implements MachineIdLease, AutoCloseable {
     private final LongSupplier nanoTime;
     private final boolean strictDeadline;
     private final Object lock = new Object();
-    private final Object attachLock = new Object();
     /** Guards the (deadline, held) pair; held only for a few field writes, never across I/O. */
     private final Object fenceLock = new Object();
 
@@ -89,11 +89,10 @@ public final class JdbcMachineIdLease implements MachineIdLease, AutoCloseable {
     private volatile boolean held;
     /** Local monotonic time at which the lease fences itself unless renewed. */
     private volatile long deadlineNanos;
-    private volatile long markMillis;
+    private final LeaseMark highWater;
     private volatile long skewMillis;
     private volatile String state;
     private volatile boolean closed;
-    private volatile MachineIdUser user;
     private ScheduledExecutorService renewer;
     private ScheduledExecutorService watchdog;
 
@@ -111,7 +110,7 @@ public final class JdbcMachineIdLease implements MachineIdLease, AutoCloseable {
         this.nanoTime = b.nanoTime;
         this.strictDeadline = b.strictDeadline;
         this.token = claim.token;
-        this.markMillis = claim.mark;
+        this.highWater = new LeaseMark("machine id " + machineId + " in table " + table.name, claim.mark);
         this.skewMillis = claim.skewMillis;
         this.deadlineNanos = t0 + ttlNanos - marginNanos;
         this.state = "held";
@@ -145,20 +144,12 @@ public final class JdbcMachineIdLease implements MachineIdLease, AutoCloseable {
 
     @Override
     public long highWaterMark() {
-        return markMillis;
+        return highWater.millis();
     }
 
     @Override
     public void attach(MachineIdUser generator) {
-        Objects.requireNonNull(generator, "generator");
-        synchronized (attachLock) {
-            if (user != null && user != generator) {
-                throw new IllegalStateException("The lease on machine id " + machineId + " in table " + table.name
-                        + " already serves another generator; one generator per lease");
-            }
-            user = generator;
-            generator.raiseHighWaterMark(markMillis); // the mark may have risen since it was read
-        }
+        highWater.attach(generator);
     }
 
     /**
@@ -205,7 +196,7 @@ public final class JdbcMachineIdLease implements MachineIdLease, AutoCloseable {
                 return false;
             }
             long t0 = nanoTime.getAsLong();
-            long mark = currentMark();
+            long mark = highWater.toRecord();
             try (Connection c = dataSource.getConnection()) {
                 c.setAutoCommit(true);
                 int updated = update(c, table.renew, ttlMillis, mark, mark, machineId, owner, token);
@@ -261,7 +252,7 @@ public final class JdbcMachineIdLease implements MachineIdLease, AutoCloseable {
             renewer.shutdownNow();
             watchdog.shutdownNow();
         }
-        long mark = currentMark();
+        long mark = highWater.toRecord();
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(true);
             int n = update(c, table.release, mark, mark, machineId, owner, token);
@@ -277,12 +268,6 @@ public final class JdbcMachineIdLease implements MachineIdLease, AutoCloseable {
     public String toString() {
         return "JDBC lease on machine id " + machineId + " in table " + table.name + " by " + owner + ", token "
                 + token + ", " + state;
-    }
-
-    private long currentMark() {
-        MachineIdUser u = user;
-        long m = markMillis;
-        return u == null ? m : Math.max(m, u.highWaterMark());
     }
 
     private void fence(String why) {
@@ -301,11 +286,8 @@ public final class JdbcMachineIdLease implements MachineIdLease, AutoCloseable {
                     + maxSkewMillis + " ms");
             return false;
         }
-        markMillis = Math.max(markMillis, row.mark);
-        MachineIdUser u = user;
-        if (u != null) {
-            u.raiseHighWaterMark(markMillis); // before held turns true: no ID at or below the mark
-        }
+        highWater.raiseTo(row.mark);
+        highWater.applyToGenerator(); // before held turns true: no ID at or below the mark
         synchronized (fenceLock) {
             deadlineNanos = t0 + ttlNanos - marginNanos;
             if (!held) {

@@ -1,6 +1,7 @@
 package dev.idgen.lease.zookeeper;
 
 import dev.idgen.machine.MachineIdLease;
+import dev.idgen.machine.LeaseMark;
 import dev.idgen.machine.MachineIdUser;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -88,11 +89,10 @@ public final class ZkMachineIdLease implements MachineIdLease, AutoCloseable {
     private volatile boolean skewOk = true;
     private volatile boolean nodeOurs = true;
     private volatile long sessionId;
-    private volatile long markMillis;
+    private final LeaseMark highWater;
     private volatile long skewMillis;
     private volatile String state = "held";
     private volatile boolean closed;
-    private volatile MachineIdUser user;
 
     private ZkMachineIdLease(Builder b, long machineId, long sessionId, long mark, long skew) {
         this.client = b.client;
@@ -103,7 +103,7 @@ public final class ZkMachineIdLease implements MachineIdLease, AutoCloseable {
         this.clock = b.clock;
         this.retryMillis = b.retryEvery.toMillis();
         this.sessionId = sessionId;
-        this.markMillis = mark;
+        this.highWater = new LeaseMark("machine id " + machineId + " under " + root, mark);
         this.skewMillis = skew;
         this.worker = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "idgen-lease-zk-" + machineId);
@@ -136,20 +136,12 @@ public final class ZkMachineIdLease implements MachineIdLease, AutoCloseable {
 
     @Override
     public long highWaterMark() {
-        return markMillis;
+        return highWater.millis();
     }
 
     @Override
     public void attach(MachineIdUser generator) {
-        Objects.requireNonNull(generator, "generator");
-        synchronized (lock) {
-            if (user != null && user != generator) {
-                throw new IllegalStateException("The lease on machine id " + machineId + " under " + root
-                        + " already serves another generator; one generator per lease");
-            }
-            user = generator;
-            generator.raiseHighWaterMark(markMillis);
-        }
+        highWater.attach(generator);
     }
 
     /**
@@ -178,7 +170,7 @@ public final class ZkMachineIdLease implements MachineIdLease, AutoCloseable {
                 return false;
             }
             try {
-                long skew = writeMark(currentMark());
+                long skew = writeMark(highWater.toRecord());
                 skewMillis = skew;
                 skewOk = Math.abs(skew) <= maxSkewMillis;
                 update("the local clock is " + skew + " ms from ZooKeeper's, beyond the allowed " + maxSkewMillis + " ms");
@@ -209,12 +201,12 @@ public final class ZkMachineIdLease implements MachineIdLease, AutoCloseable {
         worker.shutdownNow();
         try {
             if (nodeOurs && connected) {
-                writeMark(currentMark());
+                writeMark(highWater.toRecord());
                 Stat stat = client.checkExists().forPath(leasePath());
                 if (stat != null && stat.getEphemeralOwner() == sessionId) {
                     client.delete().withVersion(stat.getVersion()).forPath(leasePath());
                 }
-                LOG.info("Released machine id {} under {} (high-water mark {})", machineId, root, markMillis);
+                LOG.info("Released machine id {} under {} (high-water mark {})", machineId, root, highWater.millis());
             }
         } catch (Exception e) {
             LOG.warn("Releasing machine id {} under {} failed; it frees itself when the session ends: {}",
@@ -231,12 +223,6 @@ public final class ZkMachineIdLease implements MachineIdLease, AutoCloseable {
         return root + "/leases/" + machineId;
     }
 
-    private long currentMark() {
-        MachineIdUser u = user;
-        long m = markMillis;
-        return u == null ? m : Math.max(m, u.highWaterMark());
-    }
-
     /**
      * Held is the conjunction of the conditions; turning true applies the mark first. A
      * connection-state event that lands while this runs (it fences without taking the lock) bumps
@@ -246,10 +232,7 @@ public final class ZkMachineIdLease implements MachineIdLease, AutoCloseable {
         long seen = epoch.get();
         boolean ok = connected && nodeOurs && skewOk && !closed;
         if (ok && !held) {
-            MachineIdUser u = user;
-            if (u != null) {
-                u.raiseHighWaterMark(markMillis);
-            }
+            highWater.applyToGenerator();
             LOG.info("Machine id {} under {} is held again", machineId, root);
         }
         if (!ok && held) {
@@ -301,8 +284,8 @@ public final class ZkMachineIdLease implements MachineIdLease, AutoCloseable {
                     sessionId = session;
                     skewMillis = skew;
                     skewOk = Math.abs(skew) <= maxSkewMillis;
-                    markMillis = Math.max(markMillis, readMark(client, root, machineId));
-                    LOG.info("Claimed machine id {} under {} again (high-water mark {})", machineId, root, markMillis);
+                    highWater.raiseTo(readMark(client, root, machineId));
+                    LOG.info("Claimed machine id {} under {} again (high-water mark {})", machineId, root, highWater.millis());
                 } else {
                     nodeOurs = false;
                     connected = true;
@@ -373,7 +356,7 @@ public final class ZkMachineIdLease implements MachineIdLease, AutoCloseable {
             byte[] data = client.getData().storingStatIn(stat).forPath(path);
             long stored = parseMark(data);
             long target = Math.max(stored, mark);
-            markMillis = Math.max(markMillis, target);
+            highWater.raiseTo(target);
             long before = clock.millis();
             try {
                 Stat written = client.setData().withVersion(stat.getVersion())

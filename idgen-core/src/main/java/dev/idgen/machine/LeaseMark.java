@@ -1,0 +1,86 @@
+package dev.idgen.machine;
+
+import java.util.Objects;
+
+/**
+ * The part of a coordinator-backed {@link MachineIdLease} that is the same whatever the
+ * coordinator: the high-water mark of its machine id and the one generator it serves. A lease
+ * answers {@link MachineIdLease#highWaterMark()} with {@link #millis()}, forwards
+ * {@link MachineIdLease#attach(MachineIdUser)} to {@link #attach(MachineIdUser)}, records
+ * {@link #toRecord()} with its coordinator, and calls {@link #applyToGenerator()} before it reports
+ * itself held again.
+ *
+ * <p><b>Invariant.</b> The mark only rises, and the generator is raised to it on
+ * {@link #attach(MachineIdUser)} and on every {@link #applyToGenerator()}; so once a lease has
+ * applied a mark and then turned held, its generator issues no ID at or below that mark. Thread-safe.
+ */
+public final class LeaseMark {
+
+    private final String leaseName;
+    private volatile long millis;
+    private volatile MachineIdUser user;
+
+    /**
+     * @param leaseName the lease, for messages (for example {@code "machine id 7 in table ids"})
+     * @param initialMillis the mark read from the coordinator when the id was claimed, or
+     *     {@link MachineIdLease#NO_MARK}
+     */
+    public LeaseMark(String leaseName, long initialMillis) {
+        this.leaseName = Objects.requireNonNull(leaseName, "leaseName");
+        this.millis = initialMillis;
+    }
+
+    /** {@return the mark known to the lease: Unix milliseconds, or {@link MachineIdLease#NO_MARK}} */
+    public long millis() {
+        return millis;
+    }
+
+    /**
+     * Raises the mark to {@code unixMillis} if that is higher; never lowers it. The generator is
+     * raised only by {@link #applyToGenerator()}.
+     *
+     * @param unixMillis a mark read from or written to the coordinator
+     */
+    public synchronized void raiseTo(long unixMillis) {
+        if (unixMillis > millis) {
+            millis = unixMillis;
+        }
+    }
+
+    /**
+     * Takes the generator that makes IDs with this machine id and raises it to the mark.
+     *
+     * @param generator the generator
+     * @throws IllegalStateException if another generator is attached already: two generators on one
+     *     machine id would repeat each other's IDs
+     */
+    public synchronized void attach(MachineIdUser generator) {
+        Objects.requireNonNull(generator, "generator");
+        if (user != null && user != generator) {
+            throw new IllegalStateException("The lease on " + leaseName
+                    + " already serves another generator; one generator per lease");
+        }
+        user = generator;
+        generator.raiseHighWaterMark(millis); // the mark may have risen since the generator read it
+    }
+
+    /** Raises the attached generator, if any, to the mark. Call it before the lease turns held. */
+    public void applyToGenerator() {
+        MachineIdUser u = user;
+        if (u != null) {
+            u.raiseHighWaterMark(millis);
+        }
+    }
+
+    /** {@return what to record with the coordinator: the higher of the mark and the generator's own} */
+    public long toRecord() {
+        MachineIdUser u = user;
+        long m = millis;
+        return u == null ? m : Math.max(m, u.highWaterMark());
+    }
+
+    @Override
+    public String toString() {
+        return "LeaseMark[" + leaseName + ", " + millis + "]";
+    }
+}
