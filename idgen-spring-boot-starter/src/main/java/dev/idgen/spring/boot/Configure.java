@@ -1,0 +1,109 @@
+package dev.idgen.spring.boot;
+
+import dev.idgen.machine.MachineIdLease;
+import dev.idgen.machine.MachineIds;
+import dev.idgen.snowflake.ClockBackwardsPolicy;
+import dev.idgen.snowflake.SnowflakeLayout;
+import java.time.Duration;
+import java.util.Locale;
+import org.springframework.util.ClassUtils;
+
+/** Turns {@link IdgenProperties} into core values; every failure names the property and what is allowed. */
+final class Configure {
+
+    static final String CHOICES = "set idgen.machine-id.source to one of:\n"
+            + "  fixed        the id in idgen.machine-id.value\n"
+            + "  env          the id in an environment variable (idgen.machine-id.variable, default MACHINE_ID)\n"
+            + "  pod-ordinal  the ordinal of a StatefulSet pod, orders-7 -> 7 (pod name in idgen.machine-id.variable,"
+            + " default HOSTNAME)\n"
+            + "  jdbc         a lease in a table of the application's DataSource (needs dev.idgen:idgen-lease-jdbc)\n"
+            + "  zookeeper    a lease on ZooKeeper at idgen.machine-id.zookeeper.connect-string"
+            + " (needs dev.idgen:idgen-lease-zookeeper)\n"
+            + "or set idgen.snowflake.enabled=false if the application makes no Snowflake ids";
+
+    private Configure() {
+    }
+
+    static SnowflakeLayout layout(IdgenProperties.Snowflake p) {
+        String name = p.getLayout() == null ? "" : p.getLayout().strip().toLowerCase(Locale.ROOT);
+        if (!name.equals("custom")) {
+            try {
+                return SnowflakeLayout.preset(name);
+            } catch (IllegalArgumentException e) {
+                throw new IdgenConfigurationException("idgen.snowflake.layout=" + p.getLayout()
+                        + " is not a layout; allowed: twitter, discord, instagram, sonyflake, custom", e);
+            }
+        }
+        if (p.getTimestampBits() == null || p.getMachineBits() == null || p.getSequenceBits() == null
+                || p.getEpoch() == null) {
+            throw new IdgenConfigurationException("idgen.snowflake.layout=custom needs idgen.snowflake.timestamp-bits,"
+                    + " machine-bits, sequence-bits (adding up to 63) and epoch (an ISO-8601 instant); tick defaults"
+                    + " to 1ms");
+        }
+        try {
+            return new SnowflakeLayout("custom", p.getTimestampBits(), p.getMachineBits(), p.getSequenceBits(),
+                    p.getEpoch(), p.getTick(), SnowflakeLayout.FieldOrder.TIME_MACHINE_SEQUENCE);
+        } catch (IllegalArgumentException e) {
+            throw new IdgenConfigurationException("idgen.snowflake.* does not make a layout: " + e.getMessage(), e);
+        }
+    }
+
+    static ClockBackwardsPolicy policy(String prefix, IdgenProperties.ClockBackwards kind, Duration max) {
+        try {
+            return switch (kind) {
+                case REFUSE -> ClockBackwardsPolicy.refuse();
+                case WAIT -> ClockBackwardsPolicy.waitUpTo(max);
+                case RUN_AHEAD -> ClockBackwardsPolicy.runAhead(max);
+            };
+        } catch (IllegalArgumentException e) {
+            throw new IdgenConfigurationException(prefix + ".clock-backwards-max=" + max + " does not fit "
+                    + prefix + ".clock-backwards=" + kind.name().toLowerCase(Locale.ROOT).replace('_', '-')
+                    + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The sources that need no other bean; for jdbc and zookeeper, why their configuration did not apply. */
+    static MachineIdLease lease(IdgenProperties.MachineId p, SnowflakeLayout layout, boolean hasDataSource) {
+        if (p.getSource() == null) {
+            throw new IdgenConfigurationException("The Snowflake generator needs a machine id, unique among the"
+                    + " processes that write the same ids, and none is configured: " + CHOICES);
+        }
+        try {
+            return switch (p.getSource()) {
+                case FIXED -> {
+                    if (p.getValue() == null) {
+                        throw new IdgenConfigurationException("idgen.machine-id.source=fixed needs idgen.machine-id.value"
+                                + " (0.." + layout.maxMachineId() + " for layout " + layout.name() + ")");
+                    }
+                    if (p.getValue() < 0 || p.getValue() > layout.maxMachineId()) {
+                        throw new IdgenConfigurationException("idgen.machine-id.value=" + p.getValue()
+                                + " is outside 0.." + layout.maxMachineId() + " allowed by layout " + layout.name());
+                    }
+                    yield MachineIdLease.fixed(p.getValue());
+                }
+                case ENV -> MachineIds.fromVariable(variable(p, "MACHINE_ID"), layout.maxMachineId());
+                case POD_ORDINAL -> MachineIds.fromPodOrdinal(variable(p, "HOSTNAME"), layout.maxMachineId());
+                case JDBC -> throw new IdgenConfigurationException(
+                        !ClassUtils.isPresent("dev.idgen.lease.jdbc.JdbcMachineIdLease", null)
+                                ? "idgen.machine-id.source=jdbc needs dev.idgen:idgen-lease-jdbc on the classpath"
+                                : !hasDataSource ? "idgen.machine-id.source=jdbc needs a DataSource bean"
+                                        + " (spring.datasource.url)"
+                                : "idgen.machine-id.source=jdbc: the JDBC lease was not configured");
+                case ZOOKEEPER -> throw new IdgenConfigurationException(
+                        "idgen.machine-id.source=zookeeper needs dev.idgen:idgen-lease-zookeeper and"
+                                + " org.apache.curator:curator-framework on the classpath");
+            };
+        } catch (IllegalArgumentException e) {
+            throw new IdgenConfigurationException("idgen.machine-id.source=" + sourceName(p.getSource()) + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
+    static String sourceName(IdgenProperties.Source source) {
+        return source.name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    private static String variable(IdgenProperties.MachineId p, String dflt) {
+        return p.getVariable() == null || p.getVariable().isBlank() ? dflt : p.getVariable().strip();
+    }
+}

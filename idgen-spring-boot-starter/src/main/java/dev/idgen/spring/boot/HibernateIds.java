@@ -1,0 +1,36 @@
+package dev.idgen.spring.boot;
+
+import dev.idgen.IdGenerator;
+import dev.idgen.LongIdGenerator;
+import dev.idgen.hibernate.EntityIds;
+import java.util.UUID;
+import org.springframework.boot.hibernate.autoconfigure.HibernatePropertiesCustomizer;
+
+/** Hands the generator beans to Hibernate; loaded only when idgen-hibernate is present. */
+final class HibernateIds {
+
+    private HibernateIds() {
+    }
+
+    static HibernatePropertiesCustomizer customizer(LongIdGenerator snowflake, IdGenerator<UUID> uuidV7) {
+        EntityIds ids = new EntityIds() {
+            @Override
+            public LongIdGenerator snowflake() {
+                if (snowflake == null) {
+                    throw new IdgenConfigurationException("An entity uses @Snowflake, but there is no SnowflakeGenerator"
+                            + " bean (idgen.snowflake.enabled=false?)");
+                }
+                return snowflake;
+            }
+
+            @Override
+            public IdGenerator<UUID> uuidV7() {
+                if (uuidV7 == null) {
+                    throw new IdgenConfigurationException("An entity uses @UuidV7, but there is no UuidV7Generator bean");
+                }
+                return uuidV7;
+            }
+        };
+        return properties -> properties.put(EntityIds.SETTING, ids);
+    }
+}

@@ -1,0 +1,138 @@
+package dev.idgen.spring.boot;
+
+import dev.idgen.machine.MachineIdLease;
+import dev.idgen.snowflake.SnowflakeGenerator;
+import dev.idgen.snowflake.SnowflakeLayout;
+import dev.idgen.uuid.UuidV4Generator;
+import dev.idgen.uuid.UuidV7Generator;
+import java.util.Optional;
+import javax.sql.DataSource;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * idgen's beans from the {@code idgen.*} properties ({@link IdgenProperties}): a
+ * {@link SnowflakeGenerator} on a {@link MachineIdLease} claimed at start-up and released at
+ * shutdown, a {@link UuidV7Generator} and a {@link UuidV4Generator}. Each yields to a bean of the
+ * same type that the application defines.
+ *
+ * <p>With idgen-hibernate and Spring Boot's Hibernate support present, {@code @Snowflake} and
+ * {@code @UuidV7} entity attributes use these beans; with Micrometer, their counters are meters;
+ * with Spring Boot's health support, an {@code idgen} health indicator reports the lease and the clock.
+ */
+@AutoConfiguration
+@EnableConfigurationProperties(IdgenProperties.class)
+public class IdgenAutoConfiguration {
+
+    /** Made by Spring. */
+    public IdgenAutoConfiguration() {
+    }
+
+    /**
+     * The UUIDv7 generator.
+     *
+     * @param properties {@code idgen.uuid-v7.*}
+     * @return the generator
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    public UuidV7Generator idgenUuidV7Generator(IdgenProperties properties) {
+        IdgenProperties.UuidV7 p = properties.getUuidV7();
+        return UuidV7Generator.builder().monotonic(p.isMonotonic())
+                .onClockBackwards(Configure.policy("idgen.uuid-v7", p.getClockBackwards(), p.getClockBackwardsMax()))
+                .build();
+    }
+
+    /**
+     * The UUIDv4 generator.
+     *
+     * @return the generator
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    public UuidV4Generator idgenUuidV4Generator() {
+        return UuidV4Generator.builder().build();
+    }
+
+    /** The Snowflake generator and its machine id; off with {@code idgen.snowflake.enabled=false}. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnBooleanProperty(name = "idgen.snowflake.enabled", matchIfMissing = true)
+    static class SnowflakeConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        SnowflakeLayout idgenSnowflakeLayout(IdgenProperties properties) {
+            return Configure.layout(properties.getSnowflake());
+        }
+
+        /**
+         * fixed, env and pod-ordinal; and the message when the source is missing or cannot be used.
+         * The jdbc and zookeeper leases come from the lease auto-configurations, which run first.
+         */
+        @Bean
+        @ConditionalOnMissingBean({MachineIdLease.class, SnowflakeGenerator.class})
+        MachineIdLease idgenMachineIdLease(IdgenProperties properties, SnowflakeLayout layout,
+                ObjectProvider<DataSource> dataSource) {
+            return Configure.lease(properties.getMachineId(), layout, dataSource.getIfAvailable() != null);
+        }
+
+        @Bean
+        @ConditionalOnMissingBean
+        SnowflakeGenerator idgenSnowflakeGenerator(IdgenProperties properties, SnowflakeLayout layout,
+                MachineIdLease lease) {
+            IdgenProperties.Snowflake p = properties.getSnowflake();
+            return SnowflakeGenerator.builder().layout(layout).machineId(lease)
+                    .onClockBackwards(Configure.policy("idgen.snowflake", p.getClockBackwards(), p.getClockBackwardsMax()))
+                    .build();
+        }
+    }
+
+    /** {@code @Snowflake} / {@code @UuidV7} entity attributes use the beans above. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = {"dev.idgen.hibernate.EntityIds",
+            "org.springframework.boot.hibernate.autoconfigure.HibernatePropertiesCustomizer"})
+    static class HibernateConfiguration {
+
+        @Bean
+        org.springframework.boot.hibernate.autoconfigure.HibernatePropertiesCustomizer idgenHibernatePropertiesCustomizer(
+                Optional<SnowflakeGenerator> snowflake, Optional<UuidV7Generator> uuidV7) {
+            // Optional, not ObjectProvider: the entity manager factory then depends on the
+            // generators (and so on the lease), and is closed before the lease is released
+            return HibernateIds.customizer(snowflake.orElse(null), uuidV7.orElse(null));
+        }
+    }
+
+    /** The {@code idgen} health indicator, with Spring Boot's health support. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "org.springframework.boot.health.contributor.HealthIndicator")
+    @org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator("idgen")
+    static class HealthConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean(name = "idgenHealthIndicator")
+        IdgenHealthIndicator idgenHealthIndicator(ObjectProvider<SnowflakeGenerator> snowflake,
+                ObjectProvider<MachineIdLease> lease) {
+            return new IdgenHealthIndicator(snowflake.getIfAvailable(), lease.getIfAvailable());
+        }
+    }
+
+    /** idgen's meters, with Micrometer. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "io.micrometer.core.instrument.MeterRegistry")
+    static class MetricsConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        IdgenMeterBinder idgenMeterBinder(IdgenProperties properties, ObjectProvider<MachineIdLease> lease) {
+            IdgenProperties.Source source = properties.getMachineId().getSource();
+            return new IdgenMeterBinder(lease.getIfAvailable(), source == null ? "custom" : Configure.sourceName(source));
+        }
+    }
+}

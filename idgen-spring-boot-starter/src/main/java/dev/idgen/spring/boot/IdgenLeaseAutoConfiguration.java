@@ -1,0 +1,70 @@
+package dev.idgen.spring.boot;
+
+import dev.idgen.machine.MachineIdLease;
+import dev.idgen.snowflake.SnowflakeLayout;
+import javax.sql.DataSource;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * The machine-id leases that need a coordinator: {@code idgen.machine-id.source=jdbc} (a table in
+ * the application's {@code DataSource}, idgen-lease-jdbc) and {@code zookeeper} (idgen-lease-zookeeper).
+ * The lease is claimed when the bean is made and released ({@code close()}) when the context
+ * closes, after everything that uses the Snowflake generator. Runs before
+ * {@link IdgenAutoConfiguration}, which builds the generator on it.
+ */
+@AutoConfiguration(before = IdgenAutoConfiguration.class,
+        afterName = "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration")
+@EnableConfigurationProperties(IdgenProperties.class)
+@ConditionalOnBooleanProperty(name = "idgen.snowflake.enabled", matchIfMissing = true)
+public class IdgenLeaseAutoConfiguration {
+
+    /** Made by Spring. */
+    public IdgenLeaseAutoConfiguration() {
+    }
+
+    /** {@code idgen.machine-id.source=jdbc}. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "dev.idgen.lease.jdbc.JdbcMachineIdLease")
+    @ConditionalOnProperty(name = "idgen.machine-id.source", havingValue = "jdbc")
+    static class Jdbc {
+
+        @Bean
+        @ConditionalOnMissingBean(MachineIdLease.class)
+        @ConditionalOnBean(DataSource.class)
+        MachineIdLease idgenMachineIdLease(IdgenProperties properties, SnowflakeLayout layout, DataSource dataSource) {
+            return JdbcLeases.acquire(properties.getMachineId().getJdbc(), layout, dataSource);
+        }
+    }
+
+    /** {@code idgen.machine-id.source=zookeeper}. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = {"dev.idgen.lease.zookeeper.ZkMachineIdLease",
+            "org.apache.curator.framework.CuratorFramework"})
+    @ConditionalOnProperty(name = "idgen.machine-id.source", havingValue = "zookeeper")
+    static class ZooKeeper {
+
+        @Bean(destroyMethod = "close")
+        @ConditionalOnMissingBean
+        @ConditionalOnProperty(name = "idgen.machine-id.zookeeper.connect-string")
+        org.apache.curator.framework.CuratorFramework idgenCuratorFramework(IdgenProperties properties) {
+            return ZooKeeperLeases.connect(properties.getMachineId().getZookeeper());
+        }
+
+        @Bean
+        @ConditionalOnMissingBean(MachineIdLease.class)
+        MachineIdLease idgenMachineIdLease(IdgenProperties properties, SnowflakeLayout layout,
+                ObjectProvider<org.apache.curator.framework.CuratorFramework> client) {
+            // made while the lease is made, the client is destroyed after it (singletons go in reverse order)
+            return ZooKeeperLeases.acquire(properties.getMachineId().getZookeeper(), layout, client.getIfAvailable());
+        }
+    }
+}

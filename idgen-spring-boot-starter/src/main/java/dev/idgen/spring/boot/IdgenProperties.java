@@ -1,0 +1,500 @@
+package dev.idgen.spring.boot;
+
+import java.time.Duration;
+import java.time.Instant;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * The {@code idgen.*} properties.
+ *
+ * <pre>
+ * idgen.machine-id.source=jdbc              # fixed | env | pod-ordinal | jdbc | zookeeper (required)
+ * idgen.snowflake.layout=twitter            # twitter | discord | instagram | sonyflake | custom
+ * idgen.snowflake.clock-backwards=wait      # wait | refuse | run-ahead
+ * idgen.snowflake.clock-backwards-max=5ms
+ * </pre>
+ */
+@ConfigurationProperties("idgen")
+public class IdgenProperties {
+
+    private final Snowflake snowflake = new Snowflake();
+    private final MachineId machineId = new MachineId();
+    private final UuidV7 uuidV7 = new UuidV7();
+    private final Health health = new Health();
+
+    /** Creates the properties with their defaults. */
+    public IdgenProperties() {
+    }
+
+    /** {@return the Snowflake generator's properties} */
+    public Snowflake getSnowflake() {
+        return snowflake;
+    }
+
+    /** {@return where the Snowflake generator's machine id comes from} */
+    public MachineId getMachineId() {
+        return machineId;
+    }
+
+    /** {@return the UUIDv7 generator's properties} */
+    public UuidV7 getUuidV7() {
+        return uuidV7;
+    }
+
+    /** {@return the health indicator's properties} */
+    public Health getHealth() {
+        return health;
+    }
+
+    /** What a time-ordered generator does when the clock reads earlier than its last tick. */
+    public enum ClockBackwards {
+        /** Spin until the clock is back, up to the bound; further behind, refuse. */
+        WAIT,
+        /** Throw {@code ClockMovedBackwardsException} at once. */
+        REFUSE,
+        /** Carry on from the last tick, up to the bound ahead of the clock; further, refuse. */
+        RUN_AHEAD
+    }
+
+    /** Where the machine id comes from. */
+    public enum Source {
+        /** {@code idgen.machine-id.value}. */
+        FIXED,
+        /** An environment variable holding the number ({@code idgen.machine-id.variable}, default {@code MACHINE_ID}). */
+        ENV,
+        /** The ordinal of a StatefulSet pod whose name is in {@code idgen.machine-id.variable} (default {@code HOSTNAME}). */
+        POD_ORDINAL,
+        /** A lease on a table in the application's {@code DataSource} (idgen-lease-jdbc). */
+        JDBC,
+        /** A lease on ZooKeeper (idgen-lease-zookeeper). */
+        ZOOKEEPER
+    }
+
+    /** {@code idgen.snowflake.*}. */
+    public static class Snowflake {
+        /** Whether to make a SnowflakeGenerator bean (and so require a machine id). */
+        private boolean enabled = true;
+        /** A preset layout (twitter, discord, instagram, sonyflake), or custom to use the bits below. */
+        private String layout = "twitter";
+        /** Custom layout: bits of the tick count. */
+        private Integer timestampBits;
+        /** Custom layout: bits of the machine id. */
+        private Integer machineBits;
+        /** Custom layout: bits of the per-tick sequence. */
+        private Integer sequenceBits;
+        /** Custom layout: the instant of tick 0. */
+        private Instant epoch;
+        /** Custom layout: the length of one tick, a whole number of milliseconds. */
+        private Duration tick = Duration.ofMillis(1);
+        /** What to do when the clock steps back. */
+        private ClockBackwards clockBackwards = ClockBackwards.WAIT;
+        /** How far back the clock may be before the generator refuses (wait: at most 10 s; run-ahead: at most 1 day). */
+        private Duration clockBackwardsMax = Duration.ofMillis(5);
+
+        /** Creates the defaults. */
+        public Snowflake() {
+        }
+
+        /** {@return whether the bean is made} */
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        /**
+         * Sets whether the bean is made.
+         *
+         * @param enabled whether the bean is made
+         */
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        /** {@return the layout name} */
+        public String getLayout() {
+            return layout;
+        }
+
+        /**
+         * Sets a preset name or {@code custom}.
+         *
+         * @param layout a preset name or {@code custom}
+         */
+        public void setLayout(String layout) {
+            this.layout = layout;
+        }
+
+        /** {@return custom timestamp bits} */
+        public Integer getTimestampBits() {
+            return timestampBits;
+        }
+
+        /**
+         * Sets custom timestamp bits.
+         *
+         * @param timestampBits custom timestamp bits
+         */
+        public void setTimestampBits(Integer timestampBits) {
+            this.timestampBits = timestampBits;
+        }
+
+        /** {@return custom machine bits} */
+        public Integer getMachineBits() {
+            return machineBits;
+        }
+
+        /**
+         * Sets custom machine bits.
+         *
+         * @param machineBits custom machine bits
+         */
+        public void setMachineBits(Integer machineBits) {
+            this.machineBits = machineBits;
+        }
+
+        /** {@return custom sequence bits} */
+        public Integer getSequenceBits() {
+            return sequenceBits;
+        }
+
+        /**
+         * Sets custom sequence bits.
+         *
+         * @param sequenceBits custom sequence bits
+         */
+        public void setSequenceBits(Integer sequenceBits) {
+            this.sequenceBits = sequenceBits;
+        }
+
+        /** {@return the custom epoch} */
+        public Instant getEpoch() {
+            return epoch;
+        }
+
+        /**
+         * Sets the custom epoch.
+         *
+         * @param epoch the custom epoch
+         */
+        public void setEpoch(Instant epoch) {
+            this.epoch = epoch;
+        }
+
+        /** {@return the custom tick} */
+        public Duration getTick() {
+            return tick;
+        }
+
+        /**
+         * Sets the custom tick.
+         *
+         * @param tick the custom tick
+         */
+        public void setTick(Duration tick) {
+            this.tick = tick;
+        }
+
+        /** {@return the clock-backwards policy} */
+        public ClockBackwards getClockBackwards() {
+            return clockBackwards;
+        }
+
+        /**
+         * Sets the clock-backwards policy.
+         *
+         * @param clockBackwards the clock-backwards policy
+         */
+        public void setClockBackwards(ClockBackwards clockBackwards) {
+            this.clockBackwards = clockBackwards;
+        }
+
+        /** {@return the policy's bound} */
+        public Duration getClockBackwardsMax() {
+            return clockBackwardsMax;
+        }
+
+        /**
+         * Sets the policy's bound.
+         *
+         * @param clockBackwardsMax the policy's bound
+         */
+        public void setClockBackwardsMax(Duration clockBackwardsMax) {
+            this.clockBackwardsMax = clockBackwardsMax;
+        }
+    }
+
+    /** {@code idgen.machine-id.*}. */
+    public static class MachineId {
+        /** Where the machine id comes from: fixed, env, pod-ordinal, jdbc or zookeeper. Required for the Snowflake generator. */
+        private Source source;
+        /** The machine id, for source fixed. */
+        private Long value;
+        /** The environment variable, for source env (default MACHINE_ID) or pod-ordinal (default HOSTNAME). */
+        private String variable;
+        private final Jdbc jdbc = new Jdbc();
+        private final Zookeeper zookeeper = new Zookeeper();
+
+        /** Creates the defaults. */
+        public MachineId() {
+        }
+
+        /** {@return the source, or null when not configured} */
+        public Source getSource() {
+            return source;
+        }
+
+        /**
+         * Sets the source.
+         *
+         * @param source the source
+         */
+        public void setSource(Source source) {
+            this.source = source;
+        }
+
+        /** {@return the fixed id} */
+        public Long getValue() {
+            return value;
+        }
+
+        /**
+         * Sets the fixed id.
+         *
+         * @param value the fixed id
+         */
+        public void setValue(Long value) {
+            this.value = value;
+        }
+
+        /** {@return the environment variable} */
+        public String getVariable() {
+            return variable;
+        }
+
+        /**
+         * Sets the environment variable.
+         *
+         * @param variable the environment variable
+         */
+        public void setVariable(String variable) {
+            this.variable = variable;
+        }
+
+        /** {@return the JDBC lease's properties} */
+        public Jdbc getJdbc() {
+            return jdbc;
+        }
+
+        /** {@return the ZooKeeper lease's properties} */
+        public Zookeeper getZookeeper() {
+            return zookeeper;
+        }
+    }
+
+    /** {@code idgen.machine-id.jdbc.*}. */
+    public static class Jdbc {
+        /** The lease table. */
+        private String table = "idgen_machine_lease";
+        /** Whether to create the lease table if it does not exist. */
+        private boolean createTable = true;
+        /** How long a claim or renewal lasts by the database's clock. */
+        private Duration ttl = Duration.ofSeconds(30);
+        /** The pause between renewals; default a third of the TTL. */
+        private Duration renewEvery;
+
+        /** Creates the defaults. */
+        public Jdbc() {
+        }
+
+        /** {@return the table} */
+        public String getTable() {
+            return table;
+        }
+
+        /**
+         * Sets the table.
+         *
+         * @param table the table
+         */
+        public void setTable(String table) {
+            this.table = table;
+        }
+
+        /** {@return whether the table is created} */
+        public boolean isCreateTable() {
+            return createTable;
+        }
+
+        /**
+         * Sets whether the table is created.
+         *
+         * @param createTable whether the table is created
+         */
+        public void setCreateTable(boolean createTable) {
+            this.createTable = createTable;
+        }
+
+        /** {@return the TTL} */
+        public Duration getTtl() {
+            return ttl;
+        }
+
+        /**
+         * Sets the TTL.
+         *
+         * @param ttl the TTL
+         */
+        public void setTtl(Duration ttl) {
+            this.ttl = ttl;
+        }
+
+        /** {@return the renewal pause, or null for a third of the TTL} */
+        public Duration getRenewEvery() {
+            return renewEvery;
+        }
+
+        /**
+         * Sets the renewal pause.
+         *
+         * @param renewEvery the renewal pause
+         */
+        public void setRenewEvery(Duration renewEvery) {
+            this.renewEvery = renewEvery;
+        }
+    }
+
+    /** {@code idgen.machine-id.zookeeper.*}. */
+    public static class Zookeeper {
+        /** The ZooKeeper connect string (host:port,...), used unless the application has a CuratorFramework bean. */
+        private String connectString;
+        /** The lease's base path. */
+        private String path = "/idgen";
+        /** The ZooKeeper session timeout; the lease fences itself after about two thirds of it without the server. */
+        private Duration sessionTimeout = Duration.ofSeconds(15);
+
+        /** Creates the defaults. */
+        public Zookeeper() {
+        }
+
+        /** {@return the connect string} */
+        public String getConnectString() {
+            return connectString;
+        }
+
+        /**
+         * Sets the connect string.
+         *
+         * @param connectString the connect string
+         */
+        public void setConnectString(String connectString) {
+            this.connectString = connectString;
+        }
+
+        /** {@return the base path} */
+        public String getPath() {
+            return path;
+        }
+
+        /**
+         * Sets the base path.
+         *
+         * @param path the base path
+         */
+        public void setPath(String path) {
+            this.path = path;
+        }
+
+        /** {@return the session timeout} */
+        public Duration getSessionTimeout() {
+            return sessionTimeout;
+        }
+
+        /**
+         * Sets the session timeout.
+         *
+         * @param sessionTimeout the session timeout
+         */
+        public void setSessionTimeout(Duration sessionTimeout) {
+            this.sessionTimeout = sessionTimeout;
+        }
+    }
+
+    /** {@code idgen.uuid-v7.*}. */
+    public static class UuidV7 {
+        /** Whether UUIDs from one generator strictly increase (a counter within the millisecond). */
+        private boolean monotonic = true;
+        /** What a monotonic generator does when the clock steps back. */
+        private ClockBackwards clockBackwards = ClockBackwards.RUN_AHEAD;
+        /** The policy's bound. */
+        private Duration clockBackwardsMax = Duration.ofSeconds(10);
+
+        /** Creates the defaults. */
+        public UuidV7() {
+        }
+
+        /** {@return whether monotonic} */
+        public boolean isMonotonic() {
+            return monotonic;
+        }
+
+        /**
+         * Sets whether monotonic.
+         *
+         * @param monotonic whether monotonic
+         */
+        public void setMonotonic(boolean monotonic) {
+            this.monotonic = monotonic;
+        }
+
+        /** {@return the clock-backwards policy} */
+        public ClockBackwards getClockBackwards() {
+            return clockBackwards;
+        }
+
+        /**
+         * Sets the clock-backwards policy.
+         *
+         * @param clockBackwards the clock-backwards policy
+         */
+        public void setClockBackwards(ClockBackwards clockBackwards) {
+            this.clockBackwards = clockBackwards;
+        }
+
+        /** {@return the policy's bound} */
+        public Duration getClockBackwardsMax() {
+            return clockBackwardsMax;
+        }
+
+        /**
+         * Sets the policy's bound.
+         *
+         * @param clockBackwardsMax the policy's bound
+         */
+        public void setClockBackwardsMax(Duration clockBackwardsMax) {
+            this.clockBackwardsMax = clockBackwardsMax;
+        }
+    }
+
+    /** {@code idgen.health.*}. */
+    public static class Health {
+        /** How long after a refused clock the health stays DOWN. */
+        private Duration refusalWindow = Duration.ofSeconds(30);
+
+        /** Creates the defaults. */
+        public Health() {
+        }
+
+        /** {@return the window} */
+        public Duration getRefusalWindow() {
+            return refusalWindow;
+        }
+
+        /**
+         * Sets the window.
+         *
+         * @param refusalWindow the window
+         */
+        public void setRefusalWindow(Duration refusalWindow) {
+            this.refusalWindow = refusalWindow;
+        }
+    }
+}

@@ -1,0 +1,284 @@
+package dev.idgen.spring.boot;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.idgen.hibernate.EntityIds;
+import dev.idgen.lease.jdbc.JdbcMachineIdLease;
+import dev.idgen.lease.zookeeper.ZkMachineIdLease;
+import dev.idgen.machine.MachineIdLease;
+import dev.idgen.snowflake.ClockBackwardsPolicy;
+import dev.idgen.snowflake.SnowflakeGenerator;
+import dev.idgen.snowflake.SnowflakeLayout;
+import dev.idgen.uuid.UuidV4Generator;
+import dev.idgen.uuid.UuidV7Generator;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import javax.sql.DataSource;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.hibernate.autoconfigure.HibernatePropertiesCustomizer;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+class IdgenAutoConfigurationTest {
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(IdgenLeaseAutoConfiguration.class, IdgenAutoConfiguration.class));
+
+    @Test
+    void withoutAMachineIdSourceTheStartFailsListingTheChoices() {
+        runner.run(context -> {
+            assertThat(context).hasFailed();
+            Throwable root = rootCause(context.getStartupFailure());
+            assertThat(root).isInstanceOf(IdgenConfigurationException.class);
+            assertThat(root.getMessage()).contains("idgen.machine-id.source", "fixed", "env", "pod-ordinal", "jdbc",
+                    "zookeeper", "idgen.snowflake.enabled=false");
+        });
+    }
+
+    @Test
+    void aFixedIdGivesAllThreeGeneratorsWithTheConfiguredLayoutAndPolicies() {
+        runner.withPropertyValues("idgen.machine-id.source=fixed", "idgen.machine-id.value=77",
+                "idgen.snowflake.layout=custom", "idgen.snowflake.timestamp-bits=40", "idgen.snowflake.machine-bits=8",
+                "idgen.snowflake.sequence-bits=15", "idgen.snowflake.epoch=2024-01-01T00:00:00Z",
+                "idgen.snowflake.tick=2ms", "idgen.snowflake.clock-backwards=run-ahead",
+                "idgen.snowflake.clock-backwards-max=1s", "idgen.uuid-v7.clock-backwards=refuse").run(context -> {
+                    assertThat(context).hasNotFailed();
+                    SnowflakeGenerator snowflake = context.getBean(SnowflakeGenerator.class);
+                    assertThat(snowflake.layout()).isEqualTo(new SnowflakeLayout("custom", 40, 8, 15,
+                            Instant.parse("2024-01-01T00:00:00Z"), Duration.ofMillis(2),
+                            SnowflakeLayout.FieldOrder.TIME_MACHINE_SEQUENCE));
+                    assertThat(snowflake.machineId()).isEqualTo(77);
+                    assertThat(snowflake.decode(snowflake.nextLong()).machineId()).isEqualTo(77);
+                    assertThat(snowflake.policy()).isEqualTo(ClockBackwardsPolicy.runAhead(Duration.ofSeconds(1)));
+                    assertThat(context.getBean(UuidV7Generator.class).policy()).isEqualTo(ClockBackwardsPolicy.refuse());
+                    assertThat(context.getBean(UuidV7Generator.class).next().version()).isEqualTo(7);
+                    assertThat(context.getBean(UuidV4Generator.class).next().version()).isEqualTo(4);
+                });
+    }
+
+    @Test
+    void badValuesFailNamingThePropertyAndWhatIsAllowed() {
+        runner.withPropertyValues("idgen.machine-id.source=fixed", "idgen.machine-id.value=1024").run(context ->
+                assertThat(rootCause(context.getStartupFailure())).hasMessage(
+                        "idgen.machine-id.value=1024 is outside 0..1023 allowed by layout twitter"));
+        runner.withPropertyValues("idgen.machine-id.source=fixed", "idgen.machine-id.value=1",
+                "idgen.snowflake.layout=tweeter").run(context ->
+                assertThat(rootCause(context.getStartupFailure()).getMessage()).startsWith(
+                        "idgen.snowflake.layout=tweeter is not a layout; allowed: twitter, discord, instagram, sonyflake, custom"));
+        runner.withPropertyValues("idgen.machine-id.source=fixed", "idgen.machine-id.value=1",
+                "idgen.snowflake.clock-backwards-max=11s").run(context ->
+                assertThat(rootCause(context.getStartupFailure()).getMessage()).startsWith(
+                        "idgen.snowflake.clock-backwards-max=PT11S does not fit idgen.snowflake.clock-backwards=wait"));
+        runner.withPropertyValues("idgen.machine-id.source=jdbc").run(context ->
+                assertThat(rootCause(context.getStartupFailure())).hasMessage(
+                        "idgen.machine-id.source=jdbc needs a DataSource bean (spring.datasource.url)"));
+        runner.withPropertyValues("idgen.machine-id.source=zookeeper").run(context ->
+                assertThat(rootCause(context.getStartupFailure()).getMessage()).startsWith(
+                        "idgen.machine-id.source=zookeeper needs idgen.machine-id.zookeeper.connect-string"));
+    }
+
+    @Test
+    void environmentVariablesAndPodOrdinals() {
+        // surefire sets IDGEN_TEST_MACHINE_ID=12 and IDGEN_TEST_POD=orders-7
+        runner.withPropertyValues("idgen.machine-id.source=env", "idgen.machine-id.variable=IDGEN_TEST_MACHINE_ID")
+                .run(context -> assertThat(context.getBean(SnowflakeGenerator.class).machineId()).isEqualTo(12));
+        runner.withPropertyValues("idgen.machine-id.source=pod-ordinal", "idgen.machine-id.variable=IDGEN_TEST_POD")
+                .run(context -> assertThat(context.getBean(SnowflakeGenerator.class).machineId()).isEqualTo(7));
+        runner.withPropertyValues("idgen.machine-id.source=env", "idgen.machine-id.variable=IDGEN_TEST_UNSET")
+                .run(context -> assertThat(rootCause(context.getStartupFailure()).getMessage()).contains(
+                        "IDGEN_TEST_UNSET is not set"));
+    }
+
+    @Test
+    void snowflakeCanBeSwitchedOffForUuidOnlyApplications() {
+        runner.withPropertyValues("idgen.snowflake.enabled=false").run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(context).doesNotHaveBean(SnowflakeGenerator.class);
+            assertThat(context).hasSingleBean(UuidV7Generator.class);
+        });
+    }
+
+    @Test
+    void theApplicationsOwnBeansWin() {
+        runner.withUserConfiguration(OwnBeans.class).run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(context.getBean(SnowflakeGenerator.class)).isSameAs(OwnBeans.SNOWFLAKE);
+            assertThat(context.getBean(UuidV7Generator.class)).isSameAs(OwnBeans.UUID_V7);
+        });
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class OwnBeans {
+        static final SnowflakeGenerator SNOWFLAKE = SnowflakeGenerator.builder().machineId(5).build();
+        static final UuidV7Generator UUID_V7 = UuidV7Generator.builder().build();
+
+        @Bean
+        SnowflakeGenerator snowflake() {
+            return SNOWFLAKE;
+        }
+
+        @Bean
+        UuidV7Generator uuidV7() {
+            return UUID_V7;
+        }
+    }
+
+    @Test
+    void aJdbcLeaseIsClaimedAtStartAndReleasedAtShutdown() throws Exception {
+        String table = "idgen_hib_boot_lease_" + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 8);
+        String url = "jdbc:h2:mem:idgen_hib_boot;DB_CLOSE_DELAY=-1";
+        DataSource[] ds = new DataSource[1];
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class, IdgenLeaseAutoConfiguration.class, IdgenAutoConfiguration.class))
+                .withPropertyValues("spring.datasource.url=" + url, "idgen.machine-id.source=jdbc",
+                        "idgen.machine-id.jdbc.table=" + table)
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    MachineIdLease lease = context.getBean(MachineIdLease.class);
+                    assertThat(lease).isInstanceOf(JdbcMachineIdLease.class);
+                    assertThat(lease.isHeld()).isTrue();
+                    assertThat(context.getBean(SnowflakeGenerator.class).machineId()).isEqualTo(lease.machineId());
+                    ds[0] = context.getBean(DataSource.class);
+                    assertThat(remainingMillis(ds[0], table)).isPositive();
+                });
+        // the context is closed: the row was released, not left to expire
+        try (Connection c = java.sql.DriverManager.getConnection(url, "sa", "")) {
+            try (Statement st = c.createStatement();
+                    ResultSet rs = st.executeQuery("SELECT expires_ms - " + nowMillisH2() + " FROM " + table)) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getLong(1)).isNegative();
+            }
+            try (Statement st = c.createStatement()) {
+                st.execute("DROP TABLE " + table);
+            }
+        }
+    }
+
+    private static long remainingMillis(DataSource ds, String table) throws Exception {
+        try (Connection c = ds.getConnection(); Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT expires_ms - " + nowMillisH2() + " FROM " + table)) {
+            assertThat(rs.next()).isTrue();
+            return rs.getLong(1);
+        }
+    }
+
+    private static String nowMillisH2() {
+        return "DATEDIFF('MILLISECOND', TIMESTAMP WITH TIME ZONE '1970-01-01 00:00:00+00', CURRENT_TIMESTAMP(3))";
+    }
+
+    @Test
+    void aZooKeeperLeaseIsClaimedAtStartAndItsNodeGoneAtShutdown() throws Exception {
+        try (TestingServer zk = new TestingServer(true)) {
+            String path = "/idgen_hib_boot";
+            CuratorFramework[] client = new CuratorFramework[1];
+            runner.withPropertyValues("idgen.machine-id.source=zookeeper",
+                    "idgen.machine-id.zookeeper.connect-string=" + zk.getConnectString(),
+                    "idgen.machine-id.zookeeper.path=" + path).run(context -> {
+                        assertThat(context).hasNotFailed();
+                        MachineIdLease lease = context.getBean(MachineIdLease.class);
+                        assertThat(lease).isInstanceOf(ZkMachineIdLease.class);
+                        assertThat(lease.isHeld()).isTrue();
+                        client[0] = context.getBean(CuratorFramework.class);
+                        assertThat(client[0].checkExists().forPath(path + "/leases/" + lease.machineId())).isNotNull();
+                    });
+            try (CuratorFramework check = org.apache.curator.framework.CuratorFrameworkFactory.newClient(
+                    zk.getConnectString(), new org.apache.curator.retry.RetryOneTime(100))) {
+                check.start();
+                check.blockUntilConnected();
+                assertThat(check.getChildren().forPath(path + "/leases")).isEmpty();
+                assertThat(new String(check.getData().forPath(path + "/marks/0"), StandardCharsets.UTF_8)).isNotBlank();
+            }
+        }
+    }
+
+    @Test
+    void healthIsDownWhileTheLeaseIsNotHeld() {
+        AtomicBoolean held = new AtomicBoolean(true);
+        MachineIdLease lease = new MachineIdLease() {
+            @Override
+            public long machineId() {
+                return 9;
+            }
+
+            @Override
+            public boolean isHeld() {
+                return held.get();
+            }
+        };
+        runner.withBean(MachineIdLease.class, () -> lease).run(context -> {
+            IdgenHealthIndicator health = context.getBean(IdgenHealthIndicator.class);
+            assertThat(health.health().getStatus()).isEqualTo(Status.UP);
+            assertThat(health.health().getDetails()).containsEntry("machineId", 9L).containsEntry("layout", "twitter");
+            held.set(false);
+            assertThat(health.health().getStatus()).isEqualTo(Status.DOWN);
+        });
+    }
+
+    @Test
+    void metersNameTheLeaseState() {
+        AtomicBoolean held = new AtomicBoolean(true);
+        MachineIdLease lease = new MachineIdLease() {
+            @Override
+            public long machineId() {
+                return 3;
+            }
+
+            @Override
+            public boolean isHeld() {
+                return held.get();
+            }
+        };
+        runner.withBean(MachineIdLease.class, () -> lease).run(context -> {
+            SimpleMeterRegistry registry = new SimpleMeterRegistry();
+            context.getBean(IdgenMeterBinder.class).bindTo(registry);
+            assertThat(registry.get("idgen.lease.held").tag("generator", "snowflake").tag("source", "custom")
+                    .gauge().value()).isEqualTo(1.0);
+            held.set(false);
+            assertThat(registry.get("idgen.lease.held").gauge().value()).isEqualTo(0.0);
+        });
+    }
+
+    @Test
+    void hibernateGetsTheGeneratorBeans() {
+        runner.withPropertyValues("idgen.machine-id.source=fixed", "idgen.machine-id.value=4").run(context -> {
+            Map<String, Object> properties = new HashMap<>();
+            context.getBean(HibernatePropertiesCustomizer.class).customize(properties);
+            EntityIds ids = (EntityIds) properties.get(EntityIds.SETTING);
+            assertThat(ids.snowflake()).isSameAs(context.getBean(SnowflakeGenerator.class));
+            assertThat(ids.uuidV7()).isSameAs(context.getBean(UuidV7Generator.class));
+        });
+    }
+
+    @Test
+    void theConfigurationMetadataIsGenerated() throws Exception {
+        try (var in = getClass().getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
+            assertThat(in).isNotNull();
+            String json = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(json).contains("\"idgen.machine-id.source\"", "\"idgen.snowflake.layout\"",
+                    "\"idgen.machine-id.jdbc.ttl\"", "\"idgen.uuid-v7.monotonic\"");
+        }
+    }
+
+    private static Throwable rootCause(Throwable t) {
+        Throwable c = t;
+        while (c != null && !(c instanceof IdgenConfigurationException) && c.getCause() != null) {
+            c = c.getCause();
+        }
+        return c;
+    }
+}
