@@ -4,10 +4,11 @@
  * <ul>
  *   <li>{@link dev.idgen} - the {@link dev.idgen.IdGenerator} contract and the
  *       {@link dev.idgen.IdGenerators} front door;</li>
- *   <li>{@link dev.idgen.snowflake} - 64-bit Snowflake IDs: layouts, the lock-free generator,
- *       clock-backwards policies and the decoder;</li>
+ *   <li>{@link dev.idgen.clock} - what every time-ordered generator does when the clock steps back;</li>
+ *   <li>{@link dev.idgen.snowflake} - 64-bit Snowflake IDs: layouts, the lock-free generator and
+ *       the decoder;</li>
  *   <li>{@link dev.idgen.machine} - the seam through which a generator gets, and may lose, its
- *       machine id;</li>
+ *       machine id; {@link dev.idgen.machine.spi} - what lease implementers use;</li>
  *   <li>{@link dev.idgen.uuid} - RFC 9562 UUIDv7 and UUIDv4 generators, strict codecs, the
  *       unsigned order and the UUID decoder;</li>
  *   <li>{@link dev.idgen.random} - the randomness UUID generators draw from: a striped CSPRNG
@@ -22,7 +23,9 @@ module dev.idgen.core {
     requires org.slf4j;
 
     exports dev.idgen;
+    exports dev.idgen.clock;
     exports dev.idgen.machine;
+    exports dev.idgen.machine.spi;
     exports dev.idgen.snowflake;
     exports dev.idgen.uuid;
     exports dev.idgen.random;

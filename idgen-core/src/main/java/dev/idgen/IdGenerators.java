@@ -18,7 +18,7 @@ public final class IdGenerators {
     /**
      * A Snowflake generator with Twitter's layout (41-bit milliseconds since 2010-11-04T01:42:54.657Z,
      * 10-bit machine id, 12-bit sequence), the system clock and the default clock-backwards policy
-     * ({@link dev.idgen.snowflake.ClockBackwardsPolicy#defaultPolicy()}).
+     * ({@link dev.idgen.clock.ClockBackwardsPolicy#defaultPolicy()}).
      *
      * @param machineId this generator's machine id, 0 to 1023, unique among all generators that
      *     write to the same ID space

@@ -1,9 +1,12 @@
 package dev.idgen.snowflake;
 
+import dev.idgen.clock.ClockMovedBackwardsException;
+import dev.idgen.clock.ClockBackwardsPolicy;
 import dev.idgen.LongIdGenerator;
 import dev.idgen.machine.MachineIdLease;
 import dev.idgen.machine.MachineIdLostException;
-import dev.idgen.machine.MachineIdUser;
+import dev.idgen.machine.spi.FencingLease;
+import dev.idgen.machine.spi.MachineIdUser;
 import dev.idgen.sequence.TickSequence;
 import java.time.InstantSource;
 import java.util.Objects;
@@ -12,9 +15,9 @@ import java.util.Objects;
  * Makes 64-bit Snowflake IDs: {@code timestamp | machine id | sequence}, cut as its
  * {@link SnowflakeLayout} says.
  *
- * <p>Thread-safe and lock-free: {@link #nextLong()} reads the clock once, checks the machine-id
- * lease, and takes its (tick, sequence) pair from one CAS on a padded, packed {@code long}; it
- * allocates nothing. IDs from one generator are unique and strictly increasing in the order the
+ * <p>Thread-safe and lock-free: {@link #nextLong()} reads the clock once, takes its (tick, sequence)
+ * pair from one CAS on a padded, packed {@code long}, then compares that tick with the machine-id
+ * lease's fence (one volatile read); it allocates nothing. IDs from one generator are unique and strictly increasing in the order the
  * calls return, under every {@link ClockBackwardsPolicy}.
  *
  * <p>When the sequence of a tick is exhausted (4,096 IDs in one millisecond with Twitter's layout)
@@ -31,7 +34,7 @@ import java.util.Objects;
  * long id = ids.nextLong();
  * }</pre>
  */
-public final class SnowflakeGenerator implements LongIdGenerator, MachineIdUser {
+public final class SnowflakeGenerator implements LongIdGenerator {
 
     private final SnowflakeLayout layout;
     private final MachineIdLease lease;
@@ -40,6 +43,12 @@ public final class SnowflakeGenerator implements LongIdGenerator, MachineIdUser 
     private final int timestampShift;
     private final int sequenceShift;
     private final long machineField;
+    /**
+     * The first tick whose IDs this generator must not return: {@link Long#MAX_VALUE} for a fixed
+     * machine id, else set by the lease through {@link LeaseView#fenceFrom(long)}. Read once per ID,
+     * after the CAS, against the tick the ID actually carries.
+     */
+    private volatile long fenceTick;
 
     private SnowflakeGenerator(Builder b) {
         this.layout = b.layout;
@@ -54,6 +63,8 @@ public final class SnowflakeGenerator implements LongIdGenerator, MachineIdUser 
                 SnowflakeGenerator.class);
         // before the first ID: start above the last time an earlier holder of the id used
         this.sequence.skipThrough(lease.highWaterMark());
+        // a lease that can be lost opens the fence itself when the generator attaches to it
+        this.fenceTick = lease instanceof FencingLease ? Long.MIN_VALUE : Long.MAX_VALUE;
     }
 
     /**
@@ -78,12 +89,14 @@ public final class SnowflakeGenerator implements LongIdGenerator, MachineIdUser 
      */
     @Override
     public long nextLong() {
-        if (!lease.isHeld()) {
+        long pair = sequence.next();
+        long tick = sequence.tickOf(pair);
+        // Act, then check: the fence is compared with the tick this ID carries, after the CAS that
+        // took it, so a call paused anywhere before this line is judged by the time it stamps.
+        if (tick >= fenceTick) {
             throw new MachineIdLostException(lease);
         }
-        long pair = sequence.next();
-        return sequence.tickOf(pair) << timestampShift | machineField
-                | sequence.counterOf(pair) << sequenceShift;
+        return tick << timestampShift | machineField | sequence.counterOf(pair) << sequenceShift;
     }
 
     /**
@@ -113,27 +126,34 @@ public final class SnowflakeGenerator implements LongIdGenerator, MachineIdUser 
      *
      * @return Unix milliseconds, or {@link MachineIdLease#NO_MARK} before the first ID and mark
      */
-    @Override
     public long highWaterMark() {
         return sequence.lastMillisCovered();
-    }
-
-    /**
-     * From now on makes only IDs whose time is later than {@code unixMillis}: the whole tick that
-     * contains it counts as used. Off the hot path (a CAS-max); a clock behind the new mark is
-     * handled by the {@link ClockBackwardsPolicy}, as a clock step back.
-     *
-     * @param unixMillis the last Unix millisecond not to issue again; {@link MachineIdLease#NO_MARK}
-     *     or any time before the layout's epoch does nothing
-     */
-    @Override
-    public void raiseHighWaterMark(long unixMillis) {
-        sequence.skipThrough(unixMillis);
     }
 
     /** {@return the clock-backwards policy} */
     public ClockBackwardsPolicy policy() {
         return policy;
+    }
+
+    /** The face a {@link FencingLease} sees: mark and fence, kept off the generator's public API. */
+    private final class LeaseView implements MachineIdUser {
+        @Override
+        public long highWaterMark() {
+            return sequence.lastMillisCovered();
+        }
+
+        @Override
+        public void raiseHighWaterMark(long unixMillis) {
+            sequence.skipThrough(unixMillis);
+        }
+
+        @Override
+        public void fenceFrom(long unixMillis) {
+            long epoch = layout.epoch().toEpochMilli();
+            // tick t is allowed while its last millisecond is before the fence: t < (fence - epoch) / tick
+            fenceTick = unixMillis == Long.MAX_VALUE ? Long.MAX_VALUE
+                    : unixMillis <= epoch ? 0 : (unixMillis - epoch) / layout.tickMillis();
+        }
     }
 
     @Override
@@ -175,11 +195,13 @@ public final class SnowflakeGenerator implements LongIdGenerator, MachineIdUser 
         }
 
         /**
-         * A machine id that can be lost (from a coordinator): once {@code lease.isHeld()} is false,
-         * {@link SnowflakeGenerator#nextLong()} throws {@link MachineIdLostException}. The generator
-         * starts above the lease's {@link MachineIdLease#highWaterMark()} and, once built, attaches
-         * itself to the lease ({@link MachineIdLease#attach(MachineIdUser)}) so the lease can record
-         * and raise its mark.
+         * A machine id from a lease. A lease that can be lost (a {@link FencingLease} from a
+         * coordinator) fences the generator by time: {@link SnowflakeGenerator#nextLong()} throws
+         * {@link MachineIdLostException} for any ID whose time reaches the lease's fence. The
+         * generator starts above the lease's {@link MachineIdLease#highWaterMark()} and, once built,
+         * attaches a private view of itself to the lease
+         * ({@link FencingLease#attach(MachineIdUser)}) so the lease can record and raise its mark
+         * and move its fence.
          *
          * @param lease the lease
          * @return this builder
@@ -233,6 +255,10 @@ public final class SnowflakeGenerator implements LongIdGenerator, MachineIdUser 
                 throw new IllegalArgumentException("no machine id set; call machineId(0.."
                         + layout.maxMachineId() + ") with an id unique to this generator");
             }
+            if (!(lease instanceof FencingLease) && !lease.isHeld()) {
+                throw new IllegalArgumentException("lease " + lease + " is not held; a machine id that can be"
+                        + " lost must come from a FencingLease (dev.idgen.machine.spi), which fences the generator");
+            }
             long id = lease.machineId();
             if (id < 0 || id > layout.maxMachineId()) {
                 throw new IllegalArgumentException("machine id " + id + " is outside layout "
@@ -245,7 +271,9 @@ public final class SnowflakeGenerator implements LongIdGenerator, MachineIdUser 
                 throw new IllegalArgumentException("layout " + layout.name() + " cannot be used with this clock: "
                         + e.getMessage(), e);
             }
-            lease.attach(generator);
+            if (lease instanceof FencingLease fencing) {
+                fencing.attach(generator.new LeaseView());
+            }
             return generator;
         }
     }

@@ -1,12 +1,14 @@
 package dev.idgen.snowflake;
 
+import dev.idgen.clock.ClockMovedBackwardsException;
+import dev.idgen.clock.ClockBackwardsPolicy;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idgen.machine.MachineIdLease;
-import dev.idgen.machine.MachineIdUser;
+import dev.idgen.machine.spi.FencingLease;
+import dev.idgen.machine.spi.MachineIdUser;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -29,7 +31,7 @@ class HighWaterMarkTest {
     private static final long MACHINE = 5;
 
     /** A lease with a mark set by the test, that remembers who attached to it. */
-    private static final class MarkedLease implements MachineIdLease {
+    private static final class MarkedLease implements FencingLease {
         final AtomicLong mark;
         final List<MachineIdUser> users = new ArrayList<>();
 
@@ -55,6 +57,7 @@ class HighWaterMarkTest {
         @Override
         public void attach(MachineIdUser user) {
             users.add(user);
+            user.fenceFrom(Long.MAX_VALUE);
         }
     }
 
@@ -135,19 +138,22 @@ class HighWaterMarkTest {
         MarkedLease lease = new MarkedLease(T + 20);
         SnowflakeGenerator ids = generator(new StepClock(T), lease, ClockBackwardsPolicy.refuse());
         assertEquals(1, lease.users.size());
-        assertSame(ids, lease.users.get(0));
+        assertEquals(1, lease.users.size(), "the generator attached itself once");
+        assertEquals(ids.highWaterMark(), lease.users.get(0).highWaterMark(), "the lease sees the generator's mark");
         assertEquals(T + 20, ids.highWaterMark(), "the lease's mark counts as covered before any ID");
     }
 
     @Test
     void aRaisedMarkLiftsTheNextIdAndALowerOneChangesNothing() {
         StepClock clock = new StepClock(T);
-        SnowflakeGenerator ids = generator(clock, new MarkedLease(MachineIdLease.NO_MARK), ClockBackwardsPolicy.runAhead(Duration.ofSeconds(1)));
+        MarkedLease lease = new MarkedLease(MachineIdLease.NO_MARK);
+        SnowflakeGenerator ids = generator(clock, lease, ClockBackwardsPolicy.runAhead(Duration.ofSeconds(1)));
+        MachineIdUser view = lease.users.get(0);
         assertEquals(twitterId(T, 0), ids.nextLong());
-        ids.raiseHighWaterMark(T - 50);
-        ids.raiseHighWaterMark(MachineIdLease.NO_MARK);
+        view.raiseHighWaterMark(T - 50);
+        view.raiseHighWaterMark(MachineIdLease.NO_MARK);
         assertEquals(twitterId(T, 1), ids.nextLong(), "a mark below the state is ignored");
-        ids.raiseHighWaterMark(T + 40); // a re-acquired lease learnt that another holder got this far
+        view.raiseHighWaterMark(T + 40); // a re-acquired lease learnt that another holder got this far
         assertEquals(twitterId(T + 41, 0), ids.nextLong());
         assertEquals(T + 41, ids.highWaterMark());
     }
@@ -170,8 +176,9 @@ class HighWaterMarkTest {
     void raisingTheMarkWhileThreadsMakeIdsNeverRepeatsOne() throws InterruptedException {
         StepClock clock = new StepClock(T);
         clock.stepPerRead(1);
-        SnowflakeGenerator ids = generator(clock, new MarkedLease(MachineIdLease.NO_MARK),
-                ClockBackwardsPolicy.runAhead(Duration.ofDays(1)));
+        MarkedLease lease = new MarkedLease(MachineIdLease.NO_MARK);
+        SnowflakeGenerator ids = generator(clock, lease, ClockBackwardsPolicy.runAhead(Duration.ofDays(1)));
+        MachineIdUser view = lease.users.get(0);
         int threads = 4;
         int each = 20_000;
         Set<Long> seen = ConcurrentHashMap.newKeySet();
@@ -203,7 +210,7 @@ class HighWaterMarkTest {
         Thread raiser = new Thread(() -> {
             for (int i = 1; i <= 200; i++) {
                 long mark = ids.highWaterMark() + 3;
-                ids.raiseHighWaterMark(mark);
+                view.raiseHighWaterMark(mark);
                 long after = ids.nextLong();
                 if (((after >>> 22) + TWEPOCH) <= mark || !seen.add(after)) {
                     synchronized (failures) {

@@ -1,5 +1,7 @@
 package dev.idgen.snowflake;
 
+import dev.idgen.clock.ClockMovedBackwardsException;
+import dev.idgen.clock.ClockBackwardsPolicy;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;

@@ -1,5 +1,7 @@
 package dev.idgen.snowflake;
 
+import dev.idgen.clock.ClockMovedBackwardsException;
+import dev.idgen.clock.ClockBackwardsPolicy;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -7,13 +9,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idgen.IdGenerators;
 import dev.idgen.machine.MachineIdLease;
+import dev.idgen.machine.spi.FencingLease;
+import dev.idgen.machine.spi.MachineIdUser;
+import java.util.concurrent.atomic.AtomicReference;
 import dev.idgen.machine.MachineIdLostException;
 import dev.idgen.snowflake.SnowflakeLayout.FieldOrder;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
 /** The classic scenarios of the background document, with a clock the test moves by hand. */
@@ -190,31 +194,103 @@ class SnowflakeGeneratorTest {
         assertTrue(e.getMessage().contains("last tick 3"), e.getMessage());
     }
 
+    /** A coordinator lease reduced to its fence, moved by the test. */
+    private static final class TestLease implements FencingLease {
+        final AtomicReference<MachineIdUser> user = new AtomicReference<>();
+
+        @Override
+        public long machineId() {
+            return 9;
+        }
+
+        @Override
+        public boolean isHeld() {
+            return true;
+        }
+
+        @Override
+        public void attach(MachineIdUser generator) {
+            user.set(generator);
+            generator.fenceFrom(Long.MAX_VALUE);
+        }
+
+        @Override
+        public String toString() {
+            return "test lease 9";
+        }
+    }
+
     @Test
     void aLostLeaseStopsTheGeneratorAtOnce() {
-        AtomicBoolean held = new AtomicBoolean(true);
-        MachineIdLease lease = new MachineIdLease() {
+        TestLease lease = new TestLease();
+        SnowflakeGenerator ids = SnowflakeGenerator.builder().machineId(lease).clock(new StepClock(T)).build();
+        assertEquals(9, ids.decode(ids.nextLong()).machineId());
+        lease.user.get().fenceFrom(Long.MIN_VALUE);
+        MachineIdLostException e = assertThrows(MachineIdLostException.class, ids::nextLong);
+        assertTrue(e.getMessage().contains("Machine id 9") && e.getMessage().contains("test lease 9"), e.getMessage());
+        assertEquals(lease, e.lease());
+    }
+
+    @Test
+    void theFenceIsJudgedByTheTimeEachIdCarries() {
+        StepClock clock = new StepClock(T);
+        TestLease lease = new TestLease();
+        SnowflakeGenerator ids = SnowflakeGenerator.builder().machineId(lease).clock(clock).build();
+        lease.user.get().fenceFrom(T + 10); // ids may cover up to T + 9
+        assertEquals(T, ids.decode(ids.nextLong()).timestamp().toEpochMilli());
+        clock.set(T + 9);
+        assertEquals(T + 9, ids.decode(ids.nextLong()).timestamp().toEpochMilli());
+        clock.set(T + 10); // a paused thread or a forward step lands at or past the fence
+        assertThrows(MachineIdLostException.class, ids::nextLong);
+        clock.set(T + 5_000);
+        assertThrows(MachineIdLostException.class, ids::nextLong);
+        lease.user.get().fenceFrom(T + 10_000); // a renewal moves the fence on
+        assertEquals(T + 5_000, ids.decode(ids.nextLong()).timestamp().toEpochMilli());
+    }
+
+    @Test
+    void aGeneratorOnAFencingLeaseRefusesEverythingUntilTheLeaseOpensTheFence() {
+        FencingLease silent = new FencingLease() {
             @Override
             public long machineId() {
-                return 9;
+                return 4;
             }
 
             @Override
             public boolean isHeld() {
-                return held.get();
+                return true;
+            }
+
+            @Override
+            public void attach(MachineIdUser user) {
+                // never opens the fence
+            }
+        };
+        SnowflakeGenerator ids = SnowflakeGenerator.builder().machineId(silent).clock(new StepClock(T)).build();
+        assertThrows(MachineIdLostException.class, ids::nextLong);
+    }
+
+    @Test
+    void aPlainLeaseThatIsNotHeldIsRefusedAtBuild() {
+        MachineIdLease gone = new MachineIdLease() {
+            @Override
+            public long machineId() {
+                return 3;
+            }
+
+            @Override
+            public boolean isHeld() {
+                return false;
             }
 
             @Override
             public String toString() {
-                return "test lease 9";
+                return "plain lease 3";
             }
         };
-        SnowflakeGenerator ids = SnowflakeGenerator.builder().machineId(lease).clock(new StepClock(T)).build();
-        assertEquals(9, ids.decode(ids.nextLong()).machineId());
-        held.set(false);
-        MachineIdLostException e = assertThrows(MachineIdLostException.class, ids::nextLong);
-        assertTrue(e.getMessage().contains("Machine id 9") && e.getMessage().contains("test lease 9"), e.getMessage());
-        assertEquals(lease, e.lease());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> SnowflakeGenerator.builder().machineId(gone).clock(new StepClock(T)).build());
+        assertTrue(e.getMessage().contains("plain lease 3") && e.getMessage().contains("FencingLease"), e.getMessage());
     }
 
     @Test

@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.idgen.IdGenerators;
 import dev.idgen.random.RandomSource;
-import dev.idgen.snowflake.ClockBackwardsPolicy;
-import dev.idgen.snowflake.ClockMovedBackwardsException;
+import dev.idgen.clock.ClockBackwardsPolicy;
+import dev.idgen.clock.ClockMovedBackwardsException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

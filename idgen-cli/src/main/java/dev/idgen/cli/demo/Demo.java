@@ -1,8 +1,8 @@
 package dev.idgen.cli.demo;
 
 import dev.idgen.random.RandomSource;
-import dev.idgen.snowflake.ClockBackwardsPolicy;
-import dev.idgen.snowflake.ClockMovedBackwardsException;
+import dev.idgen.clock.ClockBackwardsPolicy;
+import dev.idgen.clock.ClockMovedBackwardsException;
 import dev.idgen.snowflake.SnowflakeGenerator;
 import dev.idgen.snowflake.SnowflakeId;
 import dev.idgen.snowflake.SnowflakeLayout;

@@ -5,7 +5,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 import dev.idgen.jcstress.fixture.BenchLayouts;
 import dev.idgen.sequence.TickSequence;
-import dev.idgen.snowflake.ClockBackwardsPolicy;
+import dev.idgen.clock.ClockBackwardsPolicy;
 import dev.idgen.testkit.clock.ManualClock;
 import dev.idgen.uuid.UuidV7Generator;
 import org.openjdk.jcstress.annotations.Actor;

@@ -5,7 +5,7 @@ import dev.idgen.jcstress.fixture.BenchLayouts;
 import dev.idgen.jcstress.fixture.FixedRandom;
 import dev.idgen.jcstress.fixture.V7Fields;
 import dev.idgen.sequence.TickSequence;
-import dev.idgen.snowflake.ClockBackwardsPolicy;
+import dev.idgen.clock.ClockBackwardsPolicy;
 import dev.idgen.snowflake.SnowflakeGenerator;
 import dev.idgen.snowflake.SnowflakeLayout;
 import dev.idgen.testkit.clock.ManualClock;

@@ -1,8 +1,9 @@
 package dev.idgen.lease.jdbc;
 
 import dev.idgen.machine.MachineIdLease;
-import dev.idgen.machine.LeaseMark;
-import dev.idgen.machine.MachineIdUser;
+import dev.idgen.machine.spi.FencingLease;
+import dev.idgen.machine.spi.LeaseMark;
+import dev.idgen.machine.spi.MachineIdUser;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -63,7 +64,7 @@ import org.slf4j.LoggerFactory;
  * difference is {@link #clockSkew()}. Beyond {@link Builder#maxClockSkew(Duration)} a claim fails
  * and a held lease is fenced until the clocks agree again.
  */
-public final class JdbcMachineIdLease implements MachineIdLease, AutoCloseable {
+public final class JdbcMachineIdLease implements FencingLease, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(JdbcMachineIdLease.class);
 
@@ -115,6 +116,7 @@ public final class JdbcMachineIdLease implements MachineIdLease, AutoCloseable {
         this.deadlineNanos = t0 + ttlNanos - marginNanos;
         this.state = "held";
         this.held = true;
+        highWater.fenceFrom(Long.MAX_VALUE); // interim: the fence follows the held flag
     }
 
     /**
@@ -247,6 +249,7 @@ public final class JdbcMachineIdLease implements MachineIdLease, AutoCloseable {
             closed = true;
             state = "released";
             held = false;
+            highWater.fenceFrom(Long.MIN_VALUE); // interim: the fence follows the held flag
         }
         if (renewer != null) {
             renewer.shutdownNow();
@@ -276,6 +279,7 @@ public final class JdbcMachineIdLease implements MachineIdLease, AutoCloseable {
         }
         state = "fenced: " + why;
         held = false;
+        highWater.fenceFrom(Long.MIN_VALUE); // interim: the fence follows the held flag
     }
 
     /** The row is ours and renewed as of {@code t0}: check the skew, adopt its mark, hold again. */
@@ -295,6 +299,7 @@ public final class JdbcMachineIdLease implements MachineIdLease, AutoCloseable {
             }
             state = "held";
             held = true;
+            highWater.fenceFrom(Long.MAX_VALUE); // interim: the fence follows the held flag
         }
         scheduleWatchdog();
         return true;

@@ -1,8 +1,9 @@
 package dev.idgen.lease.zookeeper;
 
 import dev.idgen.machine.MachineIdLease;
-import dev.idgen.machine.LeaseMark;
-import dev.idgen.machine.MachineIdUser;
+import dev.idgen.machine.spi.FencingLease;
+import dev.idgen.machine.spi.LeaseMark;
+import dev.idgen.machine.spi.MachineIdUser;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -66,7 +67,7 @@ import org.slf4j.LoggerFactory;
  * {@link Builder#maxClockSkew(Duration)} a claim fails and a held lease is fenced until the clocks
  * agree again.
  */
-public final class ZkMachineIdLease implements MachineIdLease, AutoCloseable {
+public final class ZkMachineIdLease implements FencingLease, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ZkMachineIdLease.class);
 
@@ -111,6 +112,7 @@ public final class ZkMachineIdLease implements MachineIdLease, AutoCloseable {
             return t;
         });
         this.held = true;
+        highWater.fenceFrom(Long.MAX_VALUE); // interim: the fence follows the held flag
     }
 
     /**
@@ -196,6 +198,7 @@ public final class ZkMachineIdLease implements MachineIdLease, AutoCloseable {
             closed = true;
             state = "released";
             held = false;
+            highWater.fenceFrom(Long.MIN_VALUE); // interim: the fence follows the held flag
         }
         client.getConnectionStateListenable().removeListener(listener);
         worker.shutdownNow();
@@ -241,9 +244,11 @@ public final class ZkMachineIdLease implements MachineIdLease, AutoCloseable {
         // the reason first: whoever sees held turn false reads why
         state = ok ? "held" : "fenced: " + why;
         held = ok;
+        highWater.fenceFrom(ok ? Long.MAX_VALUE : Long.MIN_VALUE); // interim: the fence follows the held flag
         if (ok && epoch.get() != seen) {
             state = "fenced: the ZooKeeper connection changed while checking";
             held = false;
+            highWater.fenceFrom(Long.MIN_VALUE); // interim: the fence follows the held flag
         }
     }
 
@@ -255,6 +260,7 @@ public final class ZkMachineIdLease implements MachineIdLease, AutoCloseable {
                 connected = false;
                 state = "fenced: ZooKeeper connection " + s;
                 held = false;
+                highWater.fenceFrom(Long.MIN_VALUE); // interim: the fence follows the held flag
                 LOG.warn("Machine id {} under {} is fenced: ZooKeeper connection {}", machineId, root, s);
             }
             case CONNECTED, RECONNECTED -> worker.execute(this::revalidate);
@@ -263,6 +269,7 @@ public final class ZkMachineIdLease implements MachineIdLease, AutoCloseable {
                 connected = false;
                 state = "fenced: ZooKeeper connection " + s;
                 held = false;
+                highWater.fenceFrom(Long.MIN_VALUE); // interim: the fence follows the held flag
             }
         }
     }
@@ -336,6 +343,7 @@ public final class ZkMachineIdLease implements MachineIdLease, AutoCloseable {
             connected = false;
             state = "fenced: ZooKeeper connection lost while claiming";
             held = false;
+            highWater.fenceFrom(Long.MIN_VALUE); // interim: the fence follows the held flag
         }
         watchNode();
         long every = markEvery.toMillis();

@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.idgen.machine.MachineIdLostException;
-import dev.idgen.snowflake.ClockBackwardsPolicy;
-import dev.idgen.snowflake.ClockMovedBackwardsException;
+import dev.idgen.clock.ClockBackwardsPolicy;
+import dev.idgen.clock.ClockMovedBackwardsException;
 import dev.idgen.snowflake.SnowflakeGenerator;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

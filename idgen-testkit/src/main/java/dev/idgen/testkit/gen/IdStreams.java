@@ -1,7 +1,7 @@
 package dev.idgen.testkit.gen;
 
 import dev.idgen.random.RandomSource;
-import dev.idgen.snowflake.ClockBackwardsPolicy;
+import dev.idgen.clock.ClockBackwardsPolicy;
 import dev.idgen.snowflake.SnowflakeGenerator;
 import dev.idgen.snowflake.SnowflakeLayout;
 import dev.idgen.uuid.UuidV4Generator;

@@ -5,9 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.idgen.machine.MachineIdLease;
 import dev.idgen.machine.MachineIdLostException;
-import dev.idgen.machine.MachineIdUser;
-import dev.idgen.snowflake.ClockBackwardsPolicy;
-import dev.idgen.snowflake.ClockMovedBackwardsException;
+import dev.idgen.machine.spi.FencingLease;
+import dev.idgen.machine.spi.MachineIdUser;
+import dev.idgen.clock.ClockBackwardsPolicy;
+import dev.idgen.clock.ClockMovedBackwardsException;
 import dev.idgen.snowflake.SnowflakeGenerator;
 import dev.idgen.snowflake.SnowflakeId;
 import dev.idgen.testkit.check.IdChecks;
@@ -33,7 +34,7 @@ class MachineIdHandOverTest {
         }
     }
 
-    private static final class Lease implements MachineIdLease {
+    private static final class Lease implements FencingLease {
         final Coordinator coordinator;
         final long markAtGrant;
         volatile boolean held = true;
@@ -63,10 +64,12 @@ class MachineIdHandOverTest {
         public void attach(MachineIdUser generator) {
             user = generator;
             generator.raiseHighWaterMark(markAtGrant);
+            generator.fenceFrom(Long.MAX_VALUE);
         }
 
         void release() {
             held = false;
+            user.fenceFrom(Long.MIN_VALUE);
             coordinator.mark = Math.max(coordinator.mark, user.highWaterMark());
         }
     }

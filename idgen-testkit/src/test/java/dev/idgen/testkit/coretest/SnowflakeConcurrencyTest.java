@@ -3,7 +3,7 @@ package dev.idgen.testkit.coretest;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.idgen.IdGenerators;
-import dev.idgen.snowflake.ClockBackwardsPolicy;
+import dev.idgen.clock.ClockBackwardsPolicy;
 import dev.idgen.snowflake.SnowflakeGenerator;
 import dev.idgen.snowflake.SnowflakeLayout;
 import dev.idgen.testkit.check.IdChecks;

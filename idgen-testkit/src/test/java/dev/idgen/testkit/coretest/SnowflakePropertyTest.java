@@ -3,8 +3,8 @@ package dev.idgen.testkit.coretest;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.idgen.snowflake.ClockBackwardsPolicy;
-import dev.idgen.snowflake.ClockMovedBackwardsException;
+import dev.idgen.clock.ClockBackwardsPolicy;
+import dev.idgen.clock.ClockMovedBackwardsException;
 import dev.idgen.snowflake.SnowflakeGenerator;
 import dev.idgen.snowflake.SnowflakeLayout;
 import dev.idgen.testkit.check.IdChecks;

@@ -1,4 +1,4 @@
-package dev.idgen.snowflake;
+package dev.idgen.clock;
 
 /**
  * Thrown instead of an ID when the clock reads earlier than the last tick a generator used and its

@@ -1,4 +1,4 @@
-package dev.idgen.snowflake;
+package dev.idgen.clock;
 
 import java.time.Duration;
 import java.util.Objects;

@@ -1,24 +1,28 @@
-package dev.idgen.machine;
+package dev.idgen.machine.spi;
 
+import dev.idgen.machine.MachineIdLease;
 import java.util.Objects;
 
 /**
- * The part of a coordinator-backed {@link MachineIdLease} that is the same whatever the
- * coordinator: the high-water mark of its machine id and the one generator it serves. A lease
- * answers {@link MachineIdLease#highWaterMark()} with {@link #millis()}, forwards
- * {@link MachineIdLease#attach(MachineIdUser)} to {@link #attach(MachineIdUser)}, records
- * {@link #toRecord()} with its coordinator, and calls {@link #applyToGenerator()} before it reports
- * itself held again.
+ * The part of a {@link FencingLease} that is the same whatever the coordinator: the high-water mark
+ * of its machine id, the fence, and the one generator it serves. A lease answers
+ * {@link MachineIdLease#highWaterMark()} with {@link #millis()}, forwards
+ * {@link FencingLease#attach(MachineIdUser)} to {@link #attach(MachineIdUser)}, records
+ * {@link #toRecord()} with its coordinator, calls {@link #applyToGenerator()} before it reports
+ * itself held again, and moves the fence with {@link #fenceFrom(long)}.
  *
  * <p><b>Invariant.</b> The mark only rises, and the generator is raised to it on
  * {@link #attach(MachineIdUser)} and on every {@link #applyToGenerator()}; so once a lease has
- * applied a mark and then turned held, its generator issues no ID at or below that mark. Thread-safe.
+ * applied a mark and then turned held, its generator issues no ID at or below that mark. The
+ * generator always sees the last fence set, from the moment it is attached. Thread-safe.
  */
 public final class LeaseMark {
 
     private final String leaseName;
     private volatile long millis;
     private volatile MachineIdUser user;
+    /** The first Unix millisecond no ID may cover; refuses everything until the lease opens it. */
+    private long fenceMillis = Long.MIN_VALUE;
 
     /**
      * @param leaseName the lease, for messages (for example {@code "machine id 7 in table ids"})
@@ -62,6 +66,27 @@ public final class LeaseMark {
         }
         user = generator;
         generator.raiseHighWaterMark(millis); // the mark may have risen since the generator read it
+        generator.fenceFrom(fenceMillis);
+    }
+
+    /**
+     * Moves the fence of the attached generator (now, or when one attaches): it returns no ID whose
+     * time reaches {@code unixMillis}. See {@link MachineIdUser#fenceFrom(long)}.
+     *
+     * @param unixMillis the first Unix millisecond no ID may cover; {@link Long#MIN_VALUE} refuses
+     *     every ID, {@link Long#MAX_VALUE} none
+     */
+    public synchronized void fenceFrom(long unixMillis) {
+        fenceMillis = unixMillis;
+        MachineIdUser u = user;
+        if (u != null) {
+            u.fenceFrom(unixMillis);
+        }
+    }
+
+    /** {@return the fence last set: the first Unix millisecond no ID may cover} */
+    public synchronized long fenceMillis() {
+        return fenceMillis;
     }
 
     /** Raises the attached generator, if any, to the mark. Call it before the lease turns held. */

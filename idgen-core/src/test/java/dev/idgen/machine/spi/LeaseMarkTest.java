@@ -1,9 +1,10 @@
-package dev.idgen.machine;
+package dev.idgen.machine.spi;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.idgen.machine.MachineIdLease;
 import org.junit.jupiter.api.Test;
 
 class LeaseMarkTest {
@@ -21,6 +22,30 @@ class LeaseMarkTest {
         public void raiseHighWaterMark(long unixMillis) {
             mark = Math.max(mark, unixMillis);
         }
+
+        long fence = 0;
+
+        @Override
+        public void fenceFrom(long unixMillis) {
+            fence = unixMillis;
+        }
+    }
+
+    @Test
+    void aGeneratorIsFencedUntilTheLeaseOpensTheFenceAndFollowsItAfter() {
+        LeaseMark m = new LeaseMark("machine id 3", 1_000);
+        MarkOnly early = new MarkOnly();
+        m.attach(early);
+        assertEquals(Long.MIN_VALUE, early.fence, "attached before any fence was set: refuse every id");
+        m.fenceFrom(5_000);
+        assertEquals(5_000, early.fence);
+        assertEquals(5_000, m.fenceMillis());
+
+        LeaseMark opened = new LeaseMark("machine id 4", 1_000);
+        opened.fenceFrom(7_000);
+        MarkOnly late = new MarkOnly();
+        opened.attach(late);
+        assertEquals(7_000, late.fence, "a generator attached after the fence moved gets the fence at once");
     }
 
     @Test

@@ -1,0 +1,46 @@
+package dev.idgen.machine.spi;
+
+import dev.idgen.machine.MachineIdLease;
+
+/**
+ * What a {@link FencingLease} sees of the generator that makes IDs with its machine id: how far in
+ * time its IDs have gone, a way to push that further, and the fence that bounds them.
+ *
+ * <p>All three methods are for the lease's own threads (claiming, renewal, release), off the ID hot
+ * path. A generator hands the lease a private view implementing this interface at build time, so
+ * none of it is on the generator's public face.
+ */
+public interface MachineIdUser {
+
+    /**
+     * The last Unix millisecond covered by any ID made so far: the last millisecond of the last
+     * tick used. It never falls.
+     *
+     * @return Unix milliseconds, or {@link MachineIdLease#NO_MARK} before the first ID (and before
+     *     any mark was raised)
+     */
+    long highWaterMark();
+
+    /**
+     * From now on, issue only IDs whose time is later than {@code unixMillis}. Does nothing when the
+     * generator is already past it. A clock behind the new mark is then handled like a clock step
+     * back, by the generator's clock-backwards policy.
+     *
+     * @param unixMillis the last Unix millisecond that must not be issued again;
+     *     {@link MachineIdLease#NO_MARK} does nothing
+     */
+    void raiseHighWaterMark(long unixMillis);
+
+    /**
+     * Sets the fence: from now on the generator returns no ID whose tick reaches {@code unixMillis}.
+     * The generator compares each ID's own time with the fence <em>after</em> it has taken the ID's
+     * (tick, sequence) pair, so a call that was paused anywhere (a GC, a stopped process) is judged
+     * by the time it actually stamps, and no thread has to run for the fence to hold. The fence may
+     * move both ways: forward on each acknowledged renewal, to {@link Long#MIN_VALUE} when the lease
+     * is lost or released.
+     *
+     * @param unixMillis the first Unix millisecond no ID may cover; {@link Long#MAX_VALUE} for no
+     *     fence, {@link Long#MIN_VALUE} to refuse every ID
+     */
+    void fenceFrom(long unixMillis);
+}
