@@ -2,7 +2,7 @@ package dev.idgen.spring.boot;
 
 import dev.idgen.machine.MachineIdLease;
 import dev.idgen.machine.MachineIds;
-import dev.idgen.snowflake.ClockBackwardsPolicy;
+import dev.idgen.clock.ClockBackwardsPolicy;
 import dev.idgen.snowflake.SnowflakeLayout;
 import java.time.Duration;
 import java.util.Locale;

@@ -6,7 +6,7 @@ import dev.idgen.hibernate.EntityIds;
 import dev.idgen.lease.jdbc.JdbcMachineIdLease;
 import dev.idgen.lease.zookeeper.ZkMachineIdLease;
 import dev.idgen.machine.MachineIdLease;
-import dev.idgen.snowflake.ClockBackwardsPolicy;
+import dev.idgen.clock.ClockBackwardsPolicy;
 import dev.idgen.snowflake.SnowflakeGenerator;
 import dev.idgen.snowflake.SnowflakeLayout;
 import dev.idgen.uuid.UuidV4Generator;
