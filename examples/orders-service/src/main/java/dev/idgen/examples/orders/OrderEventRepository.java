@@ -1,0 +1,7 @@
+package dev.idgen.examples.orders;
+
+import java.util.UUID;
+import org.springframework.data.jpa.repository.JpaRepository;
+
+interface OrderEventRepository extends JpaRepository<OrderEvent, UUID> {
+}

@@ -1,0 +1,6 @@
+package dev.idgen.examples.orders;
+
+import org.springframework.data.jpa.repository.JpaRepository;
+
+interface OrderRepository extends JpaRepository<Order, Long> {
+}
