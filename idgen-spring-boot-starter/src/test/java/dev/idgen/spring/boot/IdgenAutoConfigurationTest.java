@@ -51,6 +51,20 @@ class IdgenAutoConfigurationTest {
     }
 
     @Test
+    void theFailureAnalyzerReportsTheMessageAndIsRegistered() throws Exception {
+        runner.run(context -> {
+            var analysis = new IdgenFailureAnalyzer().analyze(context.getStartupFailure());
+            assertThat(analysis).isNotNull();
+            assertThat(analysis.getDescription()).startsWith("The Snowflake generator needs a machine id");
+            assertThat(analysis.getAction()).contains("idgen.*");
+        });
+        try (var in = getClass().getResourceAsStream("/META-INF/spring.factories")) {
+            assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8))
+                    .contains("dev.idgen.spring.boot.IdgenFailureAnalyzer");
+        }
+    }
+
+    @Test
     void aFixedIdGivesAllThreeGeneratorsWithTheConfiguredLayoutAndPolicies() {
         runner.withPropertyValues("idgen.machine-id.source=fixed", "idgen.machine-id.value=77",
                 "idgen.snowflake.layout=custom", "idgen.snowflake.timestamp-bits=40", "idgen.snowflake.machine-bits=8",

@@ -1,0 +1,21 @@
+package dev.idgen.spring.boot;
+
+import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+
+/**
+ * Turns an {@link IdgenConfigurationException} into Spring Boot's "APPLICATION FAILED TO START"
+ * report: the message as the description, the properties to set as the action.
+ */
+public final class IdgenFailureAnalyzer extends AbstractFailureAnalyzer<IdgenConfigurationException> {
+
+    /** Made by Spring Boot. */
+    public IdgenFailureAnalyzer() {
+    }
+
+    @Override
+    protected FailureAnalysis analyze(Throwable rootFailure, IdgenConfigurationException cause) {
+        return new FailureAnalysis(cause.getMessage(),
+                "Set the idgen.* properties named above (the table of them is in docs/spring-boot.md).", cause);
+    }
+}
