@@ -39,19 +39,17 @@ public class OrderController {
     /**
      * No id can be made right now (the machine-id lease is lost, or the clock stepped back further
      * than the policy allows): 503, so that clients and load balancers retry elsewhere or later.
-     * Spring Data wraps the generator's exception, so the cause chain is searched.
+     * Spring Data wraps the generator's exception; Spring matches handlers on the causes too.
      */
-    @ExceptionHandler(RuntimeException.class)
-    ResponseEntity<ProblemDetail> noIds(RuntimeException e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof MachineIdLostException || t instanceof ClockMovedBackwardsException) {
-                ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE,
-                        "No order ids can be made right now: " + t.getMessage());
-                problem.setTitle("Id generation unavailable");
-                return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).header(HttpHeaders.RETRY_AFTER, "1")
-                        .body(problem);
-            }
+    @ExceptionHandler({MachineIdLostException.class, ClockMovedBackwardsException.class})
+    ResponseEntity<ProblemDetail> noIds(Exception e) {
+        Throwable cause = e;
+        while (!(cause instanceof MachineIdLostException || cause instanceof ClockMovedBackwardsException)) {
+            cause = cause.getCause();
         }
-        throw e;
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE,
+                "No order ids can be made right now: " + cause.getMessage());
+        problem.setTitle("Id generation unavailable");
+        return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).header(HttpHeaders.RETRY_AFTER, "1").body(problem);
     }
 }
