@@ -133,7 +133,7 @@ public final class ReleaseCheck {
         Path zip = out.resolveSibling(out.getFileName() + ".zip");
         zip(zip);
         log.accept(String.format("release check: %d artifact(s), %d file(s) in %s: %s", poms.size() + libraries.size(),
-                files, root.relativize(zip), problems.isEmpty() ? "would pass" : problems.size() + " problem(s)"));
+                files, zip.startsWith(root) ? root.relativize(zip) : zip, problems.isEmpty() ? "would pass" : problems.size() + " problem(s)"));
         return problems;
     }
 
@@ -230,6 +230,12 @@ public final class ReleaseCheck {
 
         for (String classifier : classifiers) {
             String what = classifier.isEmpty() ? "jar" : classifier.substring(1) + " jar";
+            // a jar an earlier build left in target/ must not hide that this build skips it
+            String skip = Map.of("-sources", "maven.source.skip", "-javadoc", "maven.javadoc.skip").get(classifier);
+            if (skip != null && (Boolean.getBoolean(skip) || "true".equals(pom.property(skip)))) {
+                problems.add(new Problem(id, "no " + what + ": this build skips it (" + skip + "=true)"));
+                continue;
+            }
             Path built = pom.dir().resolve("target").resolve(base + classifier + ".jar");
             if (!Files.isRegularFile(built)) {
                 problems.add(new Problem(id, "no " + what + " (" + root.relativize(built) + " was not built)"));

@@ -154,6 +154,13 @@ class ReleaseCheckTest {
     }
 
     @Test
+    void aSkippedSourcesJarIsNamedEvenWhenAnEarlierBuildLeftOne() throws IOException {
+        write("lib/pom.xml", libPom.replace("<name>lib</name>",
+                "<name>lib</name><properties><maven.source.skip>true</maven.source.skip></properties>"));
+        assertOneProblem(LIB, "no sources jar: this build skips it (maven.source.skip=true)");
+    }
+
+    @Test
     void aMissingJavadocJarIsNamed() throws IOException {
         Files.delete(root.resolve("lib/target/lib-" + VERSION + "-javadoc.jar"));
         assertOneProblem(LIB, "no javadoc jar");
