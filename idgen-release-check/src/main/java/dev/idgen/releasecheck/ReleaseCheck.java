@@ -116,6 +116,7 @@ public final class ReleaseCheck {
             return problems;
         }
         List<Pom> libraries = libraries(top, bom);
+        bomPluginsAsTheParentPinsThem(top, bom);
         List<Pom> poms = publishedPoms(top, bom, libraries);
         orderedBeforeThisCheck(libraries);
 
@@ -179,6 +180,31 @@ public final class ReleaseCheck {
         listed.forEach((coordinates, version) -> problems.add(new Problem(coordinates, BOM
                 + " manages it, but it is no published module of the reactor (missing, or idgen.publish.skip is true)")));
         return libraries;
+    }
+
+    /**
+     * The BOM has no parent, so its release profile names plugin versions itself: each must be the
+     * version the root pom's pluginManagement pins, or the BOM would be signed and bundled by
+     * other plugin versions than the modules.
+     */
+    private void bomPluginsAsTheParentPinsThem(Pom top, Pom bom) {
+        Map<String, String> pinned = new LinkedHashMap<>();
+        Element management = Pom.child(Pom.child(top.inherited("build").orElse(null), "pluginManagement"), "plugins");
+        for (Element plugin : Pom.children(management, "plugin")) {
+            pinned.put(Pom.text(plugin, "artifactId"), top.interpolate(Pom.text(plugin, "version")));
+        }
+        for (Element profile : Pom.children(bom.inherited("profiles").orElse(null), "profile")) {
+            for (Element plugin : Pom.children(Pom.child(Pom.child(profile, "build"), "plugins"), "plugin")) {
+                String artifactId = Pom.text(plugin, "artifactId");
+                String version = bom.interpolate(Pom.text(plugin, "version"));
+                String wanted = pinned.get(artifactId);
+                if (wanted == null || !wanted.equals(version)) {
+                    problems.add(new Problem(bom.coordinates(), "profile " + Pom.text(profile, "id") + " uses "
+                            + artifactId + " " + version + ", the root pom's pluginManagement "
+                            + (wanted == null ? "does not pin it" : "pins " + wanted)));
+                }
+            }
+        }
     }
 
     /** The root pom, the BOM, and every pom-packaged parent of a published module. */

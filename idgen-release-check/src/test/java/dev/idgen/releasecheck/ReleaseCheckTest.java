@@ -63,7 +63,11 @@ class ReleaseCheckTest {
                   <properties>
                     <idgen.publish.skip>false</idgen.publish.skip>
                     <junit.version>5.14.4</junit.version>
+                    <gpg.version>3.2.8</gpg.version>
                   </properties>
+                  <build><pluginManagement><plugins>
+                    <plugin><artifactId>maven-gpg-plugin</artifactId><version>${gpg.version}</version></plugin>
+                  </plugins></pluginManagement></build>
                   <dependencyManagement><dependencies>
                     <dependency><groupId>org.junit.jupiter</groupId><artifactId>junit-jupiter</artifactId><version>${junit.version}</version></dependency>
                     <dependency><groupId>dev.idgen</groupId><artifactId>app</artifactId><version>${project.version}</version></dependency>
@@ -103,6 +107,9 @@ class ReleaseCheckTest {
                   <dependencyManagement><dependencies>
                     <dependency><groupId>dev.idgen</groupId><artifactId>lib</artifactId><version>${project.version}</version></dependency>
                   </dependencies></dependencyManagement>
+                  <profiles><profile><id>release</id><build><plugins>
+                    <plugin><artifactId>maven-gpg-plugin</artifactId><version>3.2.8</version></plugin>
+                  </plugins></build></profile></profiles>
                 </project>
                 """.formatted(VERSION, METADATA);
         write("pom.xml", parentPom);
@@ -206,6 +213,13 @@ class ReleaseCheckTest {
         List<Problem> problems = check();
         assertTrue(problems.stream().anyMatch(p -> p.artifact().equals("dev.idgen:idgen-bom")
                 && p.missing().contains("version 1.1.0 differs")), problems::toString);
+    }
+
+    @Test
+    void aBomReleasePluginOnAnotherVersionThanTheParentPinsIsNamed() throws IOException {
+        write("idgen-bom/pom.xml", bomPom.replace("<version>3.2.8</version>", "<version>3.2.7</version>"));
+        assertOneProblem("dev.idgen:idgen-bom", "profile release uses maven-gpg-plugin 3.2.7, the root pom's"
+                + " pluginManagement pins 3.2.8");
     }
 
     @Test
