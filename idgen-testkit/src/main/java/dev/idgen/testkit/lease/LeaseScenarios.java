@@ -43,7 +43,13 @@ public final class LeaseScenarios {
     private LeaseScenarios() {
     }
 
-    /** What one run of the three scenarios measured. */
+    /**
+     * What one run of the three scenarios measured.
+     *
+     * @param churn what {@link #churn} counted
+     * @param handOver what {@link #handOverAboveTheMark} saw
+     * @param loss what {@link #fencingOnLoss} measured
+     */
     public record Report(Churn churn, HandOver handOver, Loss loss) {
     }
 
