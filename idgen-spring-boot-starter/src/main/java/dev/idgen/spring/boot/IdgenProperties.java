@@ -298,7 +298,7 @@ public class IdgenProperties {
         private boolean createTable = true;
         /** How long a claim or renewal lasts by the database's clock. */
         private Duration ttl = Duration.ofSeconds(30);
-        /** The pause between renewals; default a third of the TTL. */
+        /** The pause between renewals; default a fifth of the TTL. */
         private Duration renewEvery;
 
         /** Creates the defaults. */
@@ -347,7 +347,7 @@ public class IdgenProperties {
             this.ttl = ttl;
         }
 
-        /** {@return the renewal pause, or null for a third of the TTL} */
+        /** {@return the renewal pause, or null for a fifth of the TTL} */
         public Duration getRenewEvery() {
             return renewEvery;
         }

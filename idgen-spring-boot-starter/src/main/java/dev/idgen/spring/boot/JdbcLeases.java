@@ -1,8 +1,8 @@
 package dev.idgen.spring.boot;
 
 import dev.idgen.lease.jdbc.JdbcMachineIdLease;
-import dev.idgen.lease.jdbc.MachineIdLeaseException;
 import dev.idgen.machine.MachineIdLease;
+import dev.idgen.machine.MachineIdLeaseException;
 import dev.idgen.snowflake.SnowflakeLayout;
 import javax.sql.DataSource;
 

@@ -74,7 +74,7 @@ class OrdersServiceTest {
                 "--spring.jpa.hibernate.ddl-auto=create",
                 "--idgen.machine-id.jdbc.table=" + SCHEMA + ".idgen_orders_lease",
                 // short, so that a taken-over lease shows within a second and comes back within seconds
-                "--idgen.machine-id.jdbc.ttl=3s",
+                "--idgen.machine-id.jdbc.ttl=4s",
                 "--idgen.machine-id.jdbc.renew-every=300ms");
         port = ((WebServerApplicationContext) app).getWebServer().getPort();
     }
