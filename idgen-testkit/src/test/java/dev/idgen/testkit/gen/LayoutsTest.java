@@ -59,8 +59,10 @@ class LayoutsTest {
                 assertTrue(i == 0 || ids[i] > ids[i - 1], "distinct and sorted");
             }
         });
-        SnowflakeLayout noMachines = new SnowflakeLayout("solo", 51, 0, 12, Instant.EPOCH,
-                java.time.Duration.ofMillis(1), SnowflakeLayout.FieldOrder.TIME_MACHINE_SEQUENCE);
+        SnowflakeLayout noMachines = SnowflakeLayout.custom("solo")
+                .epoch(Instant.EPOCH).tick(java.time.Duration.ofMillis(1))
+                .timestampBits(51).machineBits(0).sequenceBits(12)
+                .fieldOrder(SnowflakeLayout.FieldOrder.TIME_MACHINE_SEQUENCE).build();
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> Layouts.machineIds(new SplittableRandom(1), noMachines, 2));
         assertTrue(e.getMessage().contains("which has 1"), e.getMessage());
