@@ -194,6 +194,12 @@ class IdDecoderTest {
         assertEquals(Long.toString((1L << 42) - 1), f.get("timestamp"));
         assertEquals(Optional.of(Instant.parse("2159-05-15T07:35:11.103Z")), d.time());
         assertEquals("0", f.get("random"));
+        // the README's own example: Tsid.from("0123456789ABC") has getTime() 9153062458,
+        // getRandom() 305516 and getInstant() 2020-04-15T22:31:02.458Z
+        DecodedId readme = IdDecoder.decode("0123456789ABC");
+        assertEquals("9153062458", fields(readme).get("timestamp"));
+        assertEquals("305516", fields(readme).get("random"));
+        assertEquals(Optional.of(Instant.parse("2020-04-15T22:31:02.458Z")), readme.time());
         // ... and time 0 is the epoch, 2020-01-01T00:00:00Z (testGetInstantMinimum)
         assertEquals(Optional.of(Instant.parse("2020-01-01T00:00:00Z")),
                 IdDecoder.readings("0000000000001", SnowflakeLayout.TWITTER, NOW).stream()

@@ -68,11 +68,14 @@ public record IdReport(String input, List<Reading> readings, Instant now) {
                     out.append("  no other reading gives a time between its epoch and now\n");
                 } else {
                     out.append("  readings that give a plausible time:\n");
+                    TextTable alternatives = new TextTable("reading", "time");
                     for (DecodedId alt : r.alternatives()) {
                         Instant t = alt.time().orElseThrow();
-                        out.append("    ").append(alt.kind()).append(" (").append(alt.readAs()).append(")  ")
-                                .append(t).append(" (").append(RelativeTime.describe(t, now)).append(")\n");
+                        alternatives.row(alt.kind() + " (" + alt.readAs() + ")",
+                                t + " (" + RelativeTime.describe(t, now) + ")");
                     }
+                    String listed = alternatives.render(4);
+                    out.append(listed.substring(listed.indexOf('\n') + 1));
                 }
             }
         }

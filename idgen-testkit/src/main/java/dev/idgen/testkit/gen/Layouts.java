@@ -23,7 +23,7 @@ public final class Layouts {
     }
 
     /**
-     * One of the presets (twitter, discord, instagram, sonyflake).
+     * One of the presets ({@link SnowflakeLayout#presets()}).
      *
      * @param random the source
      * @return a preset
