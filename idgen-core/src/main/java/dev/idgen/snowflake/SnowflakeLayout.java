@@ -1,5 +1,6 @@
 package dev.idgen.snowflake;
 
+import dev.idgen.text.Quote;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -131,15 +132,15 @@ public final class SnowflakeLayout {
     private final String sequenceName;
     private final boolean javaScriptSafe;
 
-    private SnowflakeLayout(Builder b) {
+    private SnowflakeLayout(Builder b, int machineBits, List<Part> machineParts) {
         this.name = b.name;
         this.timestampBits = b.timestampBits;
-        this.machineBits = b.machineBits;
+        this.machineBits = machineBits;
         this.sequenceBits = b.sequenceBits;
         this.epoch = b.epoch;
         this.tick = b.tick;
         this.fieldOrder = b.fieldOrder;
-        this.machineParts = List.copyOf(b.machineParts);
+        this.machineParts = List.copyOf(machineParts);
         this.sequenceName = b.sequenceName;
         this.javaScriptSafe = b.javaScriptSafe;
     }
@@ -183,7 +184,7 @@ public final class SnowflakeLayout {
                 return layout;
             }
         }
-        throw new IllegalArgumentException("no layout named " + dev.idgen.text.Quote.of(name) + "; known: "
+        throw new IllegalArgumentException("no layout named " + Quote.of(name) + "; known: "
                 + presetNames());
     }
 
@@ -544,28 +545,27 @@ public final class SnowflakeLayout {
                 throw fail("machine bits " + machineBits + " but the named parts add up to " + partBits
                         + "; give one or the other");
             }
-            if (machineBits < 0) {
-                machineBits = partBits;
-            } else if (machineParts.isEmpty() && machineBits > 0) {
-                machineParts.add(new Part("machine", machineBits));
-            }
+            // the builder stays as the caller left it: the defaults are worked out here, not stored
+            int machine = machineParts.isEmpty() ? machineBits : partBits;
+            List<Part> parts = !machineParts.isEmpty() || machine == 0 ? machineParts
+                    : List.of(new Part("machine", machine));
             if (timestampBits < 1 || timestampBits > 62) {
                 throw fail("timestamp bits " + timestampBits + " out of range; allowed 1 to 62");
             }
-            if (machineBits > 61) {
-                throw fail("machine bits " + machineBits + " out of range; allowed 0 to 61");
+            if (machine > 61) {
+                throw fail("machine bits " + machine + " out of range; allowed 0 to 61");
             }
             if (sequenceBits < 1 || sequenceBits > 31) {
                 throw fail("sequence bits " + sequenceBits + " out of range; allowed 1 to 31");
             }
-            int total = timestampBits + machineBits + sequenceBits;
+            int total = timestampBits + machine + sequenceBits;
             if (total > SIGNED_BITS + 1) {
-                throw fail("timestamp " + timestampBits + " + machine " + machineBits + " + sequence "
+                throw fail("timestamp " + timestampBits + " + machine " + machine + " + sequence "
                         + sequenceBits + " = " + total + " bits; allowed at most 63 (below the sign bit),"
                         + " or 64 (the sign bit then being the timestamp's top bit)");
             }
             if (javaScriptSafe && total > JAVASCRIPT_SAFE_BITS) {
-                throw fail("timestamp " + timestampBits + " + machine " + machineBits + " + sequence "
+                throw fail("timestamp " + timestampBits + " + machine " + machine + " + sequence "
                         + sequenceBits + " = " + total + " bits, so IDs reach " + ((total > SIGNED_BITS)
                         ? Long.MAX_VALUE : (1L << total) - 1) + "; a JavaScript-safe layout has at most 53"
                         + " bits (every ID at most 9007199254740991 = 2^53 - 1)");
@@ -589,7 +589,7 @@ public final class SnowflakeLayout {
             if (epochMillis < 0) {
                 throw fail("epoch " + epoch + " is before 1970-01-01T00:00:00Z; allowed: the Unix epoch or later");
             }
-            return new SnowflakeLayout(this);
+            return new SnowflakeLayout(this, machine, parts);
         }
 
         private IllegalArgumentException fail(String problem) {

@@ -227,6 +227,9 @@ class SnowflakeLayoutTest {
                 assertThrows(IllegalArgumentException.class, () -> SnowflakeLayout.custom("b")
                         .epoch(Instant.EPOCH.minusSeconds(1)).timestampBits(41).machineBits(10).sequenceBits(12).build())
                         .getMessage());
+        SnowflakeLayout.Builder reused = SnowflakeLayout.custom("r").epoch(Instant.EPOCH).timestampBits(41)
+                .machineBits(10).sequenceBits(12);
+        assertEquals(reused.build(), reused.build(), "build() leaves the builder as it was");
         assertThrows(IllegalArgumentException.class, () -> SnowflakeLayout.custom(" "));
         assertThrows(IllegalArgumentException.class, () -> SnowflakeLayout.custom("b").machine("", 3));
     }
