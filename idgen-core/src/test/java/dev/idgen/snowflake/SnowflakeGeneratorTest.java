@@ -170,8 +170,10 @@ class SnowflakeGeneratorTest {
 
     @Test
     void aClockPastTheLayoutsLastInstantIsAClearErrorNeverAWrappedId() {
-        SnowflakeLayout small = new SnowflakeLayout("small", 10, 41, 12, Instant.ofEpochMilli(T),
-                Duration.ofMillis(1), FieldOrder.TIME_MACHINE_SEQUENCE);
+        SnowflakeLayout small = SnowflakeLayout.custom("small")
+                .epoch(Instant.ofEpochMilli(T)).tick(Duration.ofMillis(1))
+                .timestampBits(10).machineBits(41).sequenceBits(12)
+                .fieldOrder(FieldOrder.TIME_MACHINE_SEQUENCE).build();
         StepClock clock = new StepClock(T + 1023);
         SnowflakeGenerator ids = SnowflakeGenerator.builder().layout(small).machineId(0).clock(clock).build();
         assertTrue(ids.nextLong() >= 0);
@@ -183,8 +185,10 @@ class SnowflakeGeneratorTest {
 
     @Test
     void anExhaustedLastTickIsAClearErrorUnderRunAhead() {
-        SnowflakeLayout small = new SnowflakeLayout("small", 2, 60, 1, Instant.ofEpochMilli(T),
-                Duration.ofMillis(1), FieldOrder.TIME_MACHINE_SEQUENCE);
+        SnowflakeLayout small = SnowflakeLayout.custom("small")
+                .epoch(Instant.ofEpochMilli(T)).tick(Duration.ofMillis(1))
+                .timestampBits(2).machineBits(60).sequenceBits(1)
+                .fieldOrder(FieldOrder.TIME_MACHINE_SEQUENCE).build();
         StepClock clock = new StepClock(T + 3);
         SnowflakeGenerator ids = SnowflakeGenerator.builder().layout(small).machineId(0).clock(clock)
                 .onClockBackwards(ClockBackwardsPolicy.runAhead(Duration.ofMillis(5))).build();
