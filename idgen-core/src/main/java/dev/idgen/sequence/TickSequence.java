@@ -98,6 +98,9 @@ public final class TickSequence extends TickSequenceRightPad {
     /** The state {@link #skipThrough(long)} last stored, and the mark it stored it for. */
     private volatile long markState = Long.MIN_VALUE;
     private volatile long markMillis = Long.MIN_VALUE;
+    /** The last run ahead of the clock: from the clock's tick then, to the tick taken (slow path only). */
+    private volatile long ranAheadFrom;
+    private volatile long ranAheadTo = -1;
 
     private TickSequence(Builder b) {
         this.space = b.space;
@@ -294,9 +297,14 @@ public final class TickSequence extends TickSequenceRightPad {
                 return now; // includes a first reading that only lost a race with a later one
             }
             boolean behind = now < last;
+            // behind because the clock stepped back, or only because IDs ran ahead of a clock that
+            // has not gone back since (for the counts and the log; the policy judges both alike)
+            boolean steppedBack = behind && !(last <= ranAheadTo && now >= ranAheadFrom);
             if (behind) {
                 long behindMillis = space.startMillis(last) - millis; // > 0, in ms, not in ticks
-                counters.stepBack(behindMillis, !stepBackLogged);
+                if (steppedBack) {
+                    counters.stepBack(behindMillis, !stepBackLogged);
+                }
                 if (behindMillis > toleranceMillis) {
                     if (rebase) {
                         return ~now;
@@ -309,14 +317,18 @@ public final class TickSequence extends TickSequenceRightPad {
             // how far ahead of this reading the target tick starts (> 0)
             long aheadMillis = space.startMillis(target) - millis;
             if (runsAhead && aheadMillis <= toleranceMillis) {
-                if (behind) {
+                if (steppedBack) {
                     logStepBack(space.startMillis(last) - millis, "carrying on from the last tick, ahead of the clock");
+                    ranAheadFrom = now;
+                } else if (!behind) {
+                    ranAheadFrom = now;
                 }
+                ranAheadTo = target;
                 counters.ranAhead();
                 return target;
             }
             if (rounds == 0) {
-                if (behind) {
+                if (steppedBack) {
                     logStepBack(space.startMillis(last) - millis, "waiting for the clock to catch up");
                 }
                 counters.waited();
