@@ -2,12 +2,12 @@ package dev.idgen.snowflake;
 
 import dev.idgen.clock.ClockMovedBackwardsException;
 import dev.idgen.clock.ClockBackwardsPolicy;
+import dev.idgen.clock.ClockStats;
 import dev.idgen.LongIdGenerator;
 import dev.idgen.machine.MachineIdLease;
 import dev.idgen.machine.MachineIdLostException;
 import dev.idgen.machine.spi.FencingLease;
 import dev.idgen.machine.spi.MachineIdUser;
-import dev.idgen.clock.ClockStats;
 import dev.idgen.sequence.CounterStart;
 import dev.idgen.sequence.TickSequence;
 import dev.idgen.sequence.TickSpace;
