@@ -52,6 +52,11 @@ public final class IndexModel {
     private final int pageBytes;
     private final LruPool pool;
     private final RightmostSplit rightmostSplit;
+    private final IndexEngine engine;
+    /** PostgreSQL: bytes per leaf entry; InnoDB: bytes per record. */
+    private final int entryBytes;
+    /** InnoDB: the most records a sequential insert may fill a page to (the 1/16 reserve kept). */
+    private final int sequentialCapacity;
 
     /** The key being inserted, as unsigned words. */
     private final long[] probe;
@@ -78,12 +83,42 @@ public final class IndexModel {
         this.keyType = b.keyType;
         this.words = keyType.words();
         this.pageBytes = b.format.pageBytes();
-        this.leafCapacity = b.leafCapacity > 0 ? b.leafCapacity
+        int capacity = b.leafCapacity > 0 ? b.leafCapacity
                 : b.format.leafCapacity(keyType.storedBytes(), b.rowBytes);
         this.internalCapacity = b.internalCapacity > 0 ? b.internalCapacity
                 : b.format.internalCapacity(keyType.storedBytes());
         this.pool = b.poolPages > 0 ? new LruPool(b.poolPages) : null;
         this.rightmostSplit = b.rightmostSplit;
+        this.engine = b.engine;
+        switch (engine) {
+            case POSTGRESQL -> {
+                this.entryBytes = IndexEngine.pgEntryBytes(keyType);
+                this.leafCapacity = IndexEngine.PG_SPACE / entryBytes; // the rightmost leaf: no high key
+                this.sequentialCapacity = leafCapacity;
+            }
+            case INNODB -> {
+                this.entryBytes = IndexEngine.innodbRecordBytes(keyType, b.rowBytes);
+                int full = 0;
+                while (entryBytes <= innodbFree(full)) {
+                    full++;
+                }
+                int sequential = 0;
+                while (IndexEngine.INNODB_RESERVE + entryBytes <= innodbFree(sequential)) {
+                    sequential++;
+                }
+                if (full < MIN_LEAF_CAPACITY) {
+                    throw new IllegalArgumentException("an InnoDB page holds " + full + " records of " + entryBytes
+                            + " bytes; at least " + MIN_LEAF_CAPACITY + " must fit");
+                }
+                this.leafCapacity = full;
+                this.sequentialCapacity = Math.max(1, sequential);
+            }
+            default -> {
+                this.entryBytes = 0;
+                this.leafCapacity = capacity;
+                this.sequentialCapacity = leafCapacity;
+            }
+        }
         this.probe = new long[words];
         this.separator = new long[words];
         this.root = newLeaf();
@@ -223,6 +258,15 @@ public final class IndexModel {
             return false;
         }
         keys++;
+        if (engine == IndexEngine.POSTGRESQL || engine == IndexEngine.INNODB) {
+            Leaf sibling = engine == IndexEngine.INNODB ? innodbInsert(leaf, pos) : postgresInsert(leaf, pos, rightmost);
+            if (sibling == null) {
+                pageWrites++;
+                return true;
+            }
+            pageWrites += 3;
+            return raise(sibling, level);
+        }
         if (leaf.count < leafCapacity) {
             insertWords(leaf.keys, leaf.count, pos, probe);
             leaf.count++;
@@ -238,6 +282,11 @@ public final class IndexModel {
         } else {
             sibling = splitLeaf(leaf, pos);
         }
+        return raise(sibling, level);
+    }
+
+    /** Adds {@code sibling} (the separator set) to the parents on the path, splitting them as needed. */
+    private boolean raise(Page sibling, int level) {
         for (int l = level - 1; l >= 0; l--) {
             Internal parent = pathPages[l];
             int child = pathChild[l];
@@ -252,6 +301,107 @@ public final class IndexModel {
         }
         growRoot(sibling);
         return true;
+    }
+
+    /** InnoDB: bytes left for one more record on a page of {@code n} records (after reorganizing). */
+    private int innodbFree(int n) {
+        return IndexEngine.INNODB_SPACE - n * entryBytes - (2 * (n + 1) + 3) / 4;
+    }
+
+    /**
+     * InnoDB's leaf insert (btr_cur_optimistic_insert, then btr_page_split_and_insert). An insert
+     * is sequential when it lands right after the page's last insert (or right before it); a
+     * sequential insert may not take the page past {@link #sequentialCapacity}. A split after a
+     * sequential insert happens at the insert point: the new record and at most one record after it
+     * stay, the rest moves right (with none or one after it, the new record moves right too). Any
+     * other split is at the middle record. The page that takes the new record remembers it as its
+     * last insert; the other forgets.
+     */
+    private Leaf innodbInsert(Leaf leaf, int pos) {
+        boolean afterLast = leaf.hasLast && pos > 0 && compare(leaf.keys, pos - 1, leaf.last) == 0;
+        boolean beforeLast = leaf.hasLast && pos < leaf.count && compare(leaf.keys, pos, leaf.last) == 0;
+        boolean sequential = afterLast || beforeLast;
+        if (leaf.count < leafCapacity && !(sequential && leaf.count >= sequentialCapacity)) {
+            insertWords(leaf.keys, leaf.count, pos, probe);
+            leaf.count++;
+            remember(leaf);
+            return null;
+        }
+        int n = leaf.count;
+        int stay;                       // entries of the n + 1 (probe included) that stay left
+        if (afterLast) {
+            leafPointSplits++;
+            stay = n - pos <= 1 ? pos : pos + 2;
+        } else if (beforeLast) {
+            leafPointSplits++;
+            stay = pos + 1;
+        } else {
+            leafHalfSplits++;
+            int middle = (n + 2) / 2 - 1; // page_get_middle_rec: this old record starts the right page
+            stay = pos <= middle ? middle + 1 : middle;
+        }
+        stay = Math.max(1, Math.min(n, stay));
+        Leaf right = splitLeafAt(leaf, pos, stay);
+        if (pos < stay) {
+            remember(leaf);
+            right.hasLast = false;
+        } else {
+            remember(right);
+            leaf.hasLast = false;
+        }
+        return right;
+    }
+
+    private void remember(Leaf leaf) {
+        System.arraycopy(probe, 0, leaf.last, 0, words);
+        leaf.hasLast = true;
+    }
+
+    /**
+     * PostgreSQL's leaf insert (_bt_findsplitloc): every leaf but the rightmost keeps a high key, so
+     * holds one entry less; the rightmost splits so that the left page keeps the fillfactor, 90 %,
+     * wherever the new key falls; any other leaf so that both sides have the same free space.
+     */
+    private Leaf postgresInsert(Leaf leaf, int pos, boolean rightmost) {
+        int capacity = rightmost ? leafCapacity : leafCapacity - 1;
+        if (leaf.count < capacity) {
+            insertWords(leaf.keys, leaf.count, pos, probe);
+            leaf.count++;
+            return null;
+        }
+        int total = leaf.count + 1;
+        int e = entryBytes;
+        int best = 1;
+        double bestDelta = Double.MAX_VALUE;
+        for (int left = 1; left < total; left++) {
+            double leftFree = IndexEngine.PG_SPACE - (left + 1) * e;                         // items + high key
+            double rightFree = IndexEngine.PG_SPACE - (total - left + (rightmost ? 0 : 1)) * e;
+            double delta = rightmost
+                    ? Math.abs(IndexEngine.PG_FILLFACTOR / 100.0 * leftFree - (1 - IndexEngine.PG_FILLFACTOR / 100.0) * rightFree)
+                    : Math.abs(leftFree - rightFree);
+            if (delta < bestDelta) {
+                bestDelta = delta;
+                best = left;
+            }
+        }
+        if (rightmost) {
+            leafPointSplits++;
+        } else {
+            leafHalfSplits++;
+        }
+        return splitLeafAt(leaf, pos, best);
+    }
+
+    /** Puts the probe in at {@code pos}, keeps the first {@code stay} entries and moves the rest to a new leaf. */
+    private Leaf splitLeafAt(Leaf leaf, int pos, int stay) {
+        insertWords(leaf.keys, leaf.count, pos, probe); // the array has one spare slot for this
+        leaf.count++;
+        Leaf right = newLeaf();
+        right.count = leaf.count - stay;
+        System.arraycopy(leaf.keys, stay * words, right.keys, 0, right.count * words);
+        leaf.count = stay;
+        System.arraycopy(right.keys, 0, separator, 0, words);
+        return right;
     }
 
     /** The rightmost rule: a new leaf holding just the probe; the separator is the probe. */
@@ -388,7 +538,7 @@ public final class IndexModel {
 
     private Leaf newLeaf() {
         leafPages++;
-        Leaf leaf = new Leaf(nextPageId(), (leafCapacity + 1) * words);
+        Leaf leaf = new Leaf(nextPageId(), (leafCapacity + 1) * words, words);
         admit(leaf);
         return leaf;
     }
@@ -482,10 +632,14 @@ public final class IndexModel {
         }
     }
 
-    /** {@code count} keys. */
+    /** {@code count} keys, and the last key inserted (InnoDB's PAGE_LAST_INSERT) while {@code hasLast}. */
     private static final class Leaf extends Page {
-        Leaf(int id, int keyWords) {
+        final long[] last;
+        boolean hasLast;
+
+        Leaf(int id, int keyWords, int words) {
             super(id, keyWords);
+            this.last = new long[words];
         }
     }
 
@@ -508,6 +662,7 @@ public final class IndexModel {
         private int internalCapacity;
         private int poolPages;
         private RightmostSplit rightmostSplit = RightmostSplit.APPEND_ONLY;
+        private IndexEngine engine = IndexEngine.GENERIC;
 
         private Builder(KeyType keyType) {
             this.keyType = Objects.requireNonNull(keyType, "keyType");
@@ -577,6 +732,18 @@ public final class IndexModel {
          */
         public Builder rightmostSplit(RightmostSplit rule) {
             this.rightmostSplit = Objects.requireNonNull(rule, "rule");
+            return this;
+        }
+
+        /**
+         * @param engine whose leaf split rules and entry sizes to follow (internal pages keep the
+         *     generic rules); default {@link IndexEngine#GENERIC}. {@link IndexEngine#builder} sets
+         *     the page format to match; the leaf capacity of {@link IndexEngine#POSTGRESQL} and
+         *     {@link IndexEngine#INNODB} comes from the engine, not from the format
+         * @return this builder
+         */
+        public Builder engine(IndexEngine engine) {
+            this.engine = Objects.requireNonNull(engine, "engine");
             return this;
         }
 
