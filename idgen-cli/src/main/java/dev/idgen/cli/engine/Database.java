@@ -411,9 +411,23 @@ public enum Database {
                     }
                 }
                 double fill = leaf == 0 ? 0 : (double) rows * record / (leaf * (double) pageBytes);
-                return new Figures(leaf, size - leaf, fill, size * pageBytes, extra);
+                extra.put("allocated bytes (index statistics size)", size * pageBytes);
+                // the statistics' size counts whole extents reserved, not pages in use: report leaf bytes
+                return new Figures(leaf, -1, fill, leaf * pageBytes, extra);
             }
         }
+    }
+
+    /**
+     * The key column as the model sizes it: SQLite stores an integer in as few bytes as its value
+     * needs, so its own counter's keys (1 to {@code rows}) take 1 to 3 bytes, not 8.
+     */
+    KeyType modelKeyType(RealKey key, long rows) {
+        if (this == SQLITE && key == RealKey.AUTO_INCREMENT) {
+            int bytes = rows <= 127 ? 1 : rows <= 32_767 ? 2 : rows <= 8_388_607 ? 3 : 4;
+            return new KeyType("INTEGER", KeyType.Kind.LONG, bytes, 1);
+        }
+        return key.keyType();
     }
 
     /** @return the row's bytes besides the key, as the model counts them */

@@ -174,7 +174,7 @@ public final class RealRunner {
         }
         Arrays.sort(all);
 
-        IndexModel model = database.model().builder(key.keyType(), Database.rowBytes(w)).build();
+        IndexModel model = database.model().builder(database.modelKeyType(key, rows), Database.rowBytes(w)).build();
         boolean wide = key.keyType().words() == 2;
         for (int r = 0; r < rows; r++) {
             if (wide) {

@@ -113,7 +113,9 @@ public enum IndexEngine {
                 yield (stats.keys() * (double) e + (leaves - 1) * (double) e + 4.0 * leaves) / (leaves * (double) PG_SPACE);
             }
             case INNODB -> stats.keys() * (double) innodbRecordBytes(k, rowBytes) / (leaves * 16384.0);
-            case SQLITE -> (stats.keys() * (double) sqliteCellBytes(k, rowBytes) + 8.0 * leaves) / (leaves * (double) SQLITE_PAGE);
+            // SQLite's index tree keeps one entry per leaf (but the last) in the parent instead
+            case SQLITE -> ((stats.keys() - (leaves - 1)) * (double) sqliteCellBytes(k, rowBytes) + 8.0 * leaves)
+                    / (leaves * (double) SQLITE_PAGE);
         };
     }
 }

@@ -113,6 +113,17 @@ public final class IndexModel {
                 this.leafCapacity = full;
                 this.sequentialCapacity = Math.max(1, sequential);
             }
+            case SQLITE -> {
+                this.entryBytes = IndexEngine.sqliteCellBytes(keyType, b.rowBytes);
+                // a leaf holds M cells; the model keeps a copy of the divider SQLite moves up to the
+                // parent, so every leaf but the last holds M + 1 keys here
+                this.sequentialCapacity = (IndexEngine.SQLITE_PAGE - 8) / entryBytes;
+                this.leafCapacity = sequentialCapacity + 1;
+                if (leafCapacity < MIN_LEAF_CAPACITY) {
+                    throw new IllegalArgumentException("a SQLite page holds " + leafCapacity + " cells of " + entryBytes
+                            + " bytes; at least " + MIN_LEAF_CAPACITY + " must fit");
+                }
+            }
             default -> {
                 this.entryBytes = 0;
                 this.leafCapacity = capacity;
@@ -258,6 +269,11 @@ public final class IndexModel {
             return false;
         }
         keys++;
+        if (engine == IndexEngine.SQLITE && level > 0 && leaf.count == (rightmost ? sequentialCapacity : leafCapacity)) {
+            Leaf sibling = sqliteBalance(leaf, pos, level - 1);
+            pageWrites += 3;
+            return sibling == null || raise(sibling, level);
+        }
         if (engine == IndexEngine.POSTGRESQL || engine == IndexEngine.INNODB) {
             Leaf sibling = engine == IndexEngine.INNODB ? innodbInsert(leaf, pos) : postgresInsert(leaf, pos, rightmost);
             if (sibling == null) {
@@ -301,6 +317,83 @@ public final class IndexModel {
         }
         growRoot(sibling);
         return true;
+    }
+
+    /**
+     * SQLite's balance_nonroot for a full leaf with a parent: the leaf and up to two neighbours
+     * (the one on each side; at either end of the parent the two on the one side) share their
+     * entries and the new one. They are packed as full as they go from the left, one more page
+     * opened when needed; then, from the right, each pair of neighbours is evened out (the right
+     * takes entries from the left while it has two fewer). Dividers are kept as copies here (SQLite's
+     * index tree moves them up), so leaves hold about one entry per page more than SQLite's.
+     *
+     * @return the new leaf to add to the parent after the last sibling, or null when none was needed
+     */
+    private Leaf sqliteBalance(Leaf leaf, int pos, int parentLevel) {
+        Internal parent = pathPages[parentLevel];
+        int child = pathChild[parentLevel];
+        int n = Math.min(3, parent.count);
+        int first = child == 0 ? 0 : child == parent.count - 1 ? Math.max(0, child - 2) : child - 1;
+        n = Math.min(n, parent.count - first);
+        int total = 1;
+        for (int j = 0; j < n; j++) {
+            total += parent.children[first + j].count;
+        }
+        long[] all = new long[total * words];
+        int at = 0;
+        for (int j = 0; j < n; j++) {
+            Page p = parent.children[first + j];
+            if (p == leaf) {
+                System.arraycopy(p.keys, 0, all, at * words, pos * words);
+                System.arraycopy(probe, 0, all, (at + pos) * words, words);
+                System.arraycopy(p.keys, pos * words, all, (at + pos + 1) * words, (p.count - pos) * words);
+                at += p.count + 1;
+            } else {
+                System.arraycopy(p.keys, 0, all, at * words, p.count * words);
+                at += p.count;
+            }
+        }
+        // in SQLite's own terms: cells of the window, the dividers between its pages included, and
+        // a divider after the window's last page unless it is the last leaf of the tree
+        int cells = sequentialCapacity;
+        int hasRight = pathRightmost[parentLevel] && first + n == parent.count ? 0 : 1;
+        int real = total - hasRight;
+        int pages = Math.max(n, (real + 1 + cells) / (cells + 1)); // k pages hold k * cells + k - 1
+        int[] counts = new int[pages];
+        int left = real;
+        for (int i = 0; i < pages; i++) {
+            counts[i] = Math.min(cells, left);
+            left -= counts[i] + 1;
+            left = Math.max(left, 0);
+        }
+        for (int i = pages - 1; i > 0; i--) {
+            while (counts[i] + 2 <= counts[i - 1] || counts[i] == 0) {
+                counts[i]++;
+                counts[i - 1]--;
+            }
+        }
+        for (int i = 0; i < pages; i++) {
+            counts[i] += i < pages - 1 ? 1 : hasRight; // the model's copies of the dividers
+        }
+        leafHalfSplits += pages > n ? 1 : 0;
+        Leaf added = pages > n ? newLeaf() : null;
+        at = 0;
+        for (int i = 0; i < pages; i++) {
+            Page p = i < n ? parent.children[first + i] : added;
+            System.arraycopy(all, at * words, p.keys, 0, counts[i] * words);
+            p.count = counts[i];
+            if (i > 0 && i < n) {
+                System.arraycopy(all, at * words, parent.keys, (first + i - 1) * words, words); // the divider before page i
+            }
+            at += counts[i];
+            touch(p);
+        }
+        if (added == null) {
+            return null;
+        }
+        System.arraycopy(added.keys, 0, separator, 0, words);
+        pathChild[parentLevel] = first + n - 1;
+        return added;
     }
 
     /** InnoDB: bytes left for one more record on a page of {@code n} records (after reorganizing). */
