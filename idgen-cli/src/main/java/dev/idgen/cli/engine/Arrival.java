@@ -17,6 +17,35 @@ import java.util.zip.GZIPOutputStream;
 public record Arrival(long[] high, long[] low, byte[] writers) {
 
     /**
+     * Sorts rows into the order of their statements' midpoints.
+     *
+     * @param high each row's high word
+     * @param low each row's low word
+     * @param writers each row's writer
+     * @param middle each row's statement midpoint, nanoseconds
+     * @param number whether to number the keys 1, 2, 3, ... in that order (the engine's own counter)
+     * @return the rows in order
+     */
+    static Arrival inOrder(long[] high, long[] low, byte[] writers, long[] middle, boolean number) {
+        int n = high.length;
+        Integer[] index = new Integer[n];
+        for (int i = 0; i < n; i++) {
+            index[i] = i;
+        }
+        java.util.Arrays.sort(index, (a, b) -> a.equals(b) ? 0 : middle[a] != middle[b] ? Long.compare(middle[a], middle[b])
+                : Integer.compare(a, b));
+        long[] h = new long[n];
+        long[] l = new long[n];
+        byte[] w = new byte[n];
+        for (int i = 0; i < n; i++) {
+            h[i] = number ? i + 1L : high[index[i]];
+            l[i] = low[index[i]];
+            w[i] = writers[index[i]];
+        }
+        return new Arrival(h, l, w);
+    }
+
+    /**
      * The trace the testkit's calibration test replays: per row the writer (one byte) and the
      * change of the key's millisecond from the row before (a zigzag varint), gzipped. The
      * millisecond is read from the key: Snowflake's time field, UUIDv7's {@code unix_ts_ms}.

@@ -399,16 +399,25 @@ public enum Database {
                 }
                 int record = IndexEngine.innodbRecordBytes(key.keyType(), rowBytes(w));
                 extra.put("record bytes", record);
+                long pooled = 0;
                 try (PreparedStatement ps = c.prepareStatement("SELECT count(*), sum(number_records), sum(data_size)"
                         + " FROM information_schema.INNODB_BUFFER_PAGE WHERE table_name = concat('`', database(), '`.`', ?, '`')"
                         + " AND index_name = 'PRIMARY' AND page_type = 'INDEX'")) {
                     ps.setString(1, table);
                     try (ResultSet r = ps.executeQuery()) {
                         if (r.next() && r.getLong(1) > 0) {
-                            extra.put("pages in buffer pool", r.getLong(1));
+                            pooled = r.getLong(1);
+                            extra.put("pages in buffer pool", pooled);
                             extra.put("their fill (DATA_SIZE / page)", r.getDouble(3) / (r.getLong(1) * (double) pageBytes));
                         }
                     }
+                }
+                if (leaf < 64 && pooled > leaf + 1) {
+                    // the statistics count no pages of the leaf segment's first fragment pages: a small
+                    // index reads as 1 leaf page; when it is all in the pool, its pages less the root
+                    // are its leaves (a small tree has two levels)
+                    extra.put("n_leaf_pages (index statistics)", leaf);
+                    leaf = pooled - 1;
                 }
                 double fill = leaf == 0 ? 0 : (double) rows * record / (leaf * (double) pageBytes);
                 extra.put("allocated bytes (index statistics size)", size * pageBytes);

@@ -25,9 +25,10 @@ import java.util.function.LongConsumer;
  * the engine's instruments, drops the table, and feeds the testkit's model the keys in the order
  * the engine took them.
  *
- * <p>The order is the order INSERT statements returned, taken from one shared counter right after
- * each returns: close to the order rows went into the tree, not exact (two writers' statements can
- * overlap). Auto-increment keys made by the engine are taken to arrive in that order.
+ * <p>The order rows went into the tree is taken to be the order of the midpoints of their INSERT
+ * statements (the time halfway between the call and its return): close, not exact, since two
+ * writers' statements can overlap. Auto-increment keys made by the engine are numbered in that
+ * order.
  */
 public final class RealRunner {
 
@@ -37,6 +38,7 @@ public final class RealRunner {
     private final Database database;
     private final String url;
     private final InstantSource clock;
+    private final String tag;
 
     /**
      * @param database the engine
@@ -44,14 +46,29 @@ public final class RealRunner {
      * @param clock the clock the generators read (the system clock outside tests)
      */
     public RealRunner(Database database, String url, InstantSource clock) {
+        this(database, url, clock, "");
+    }
+
+    /**
+     * @param database the engine
+     * @param url its JDBC URL
+     * @param clock the clock the generators read (the system clock outside tests)
+     * @param tag lower-case letters and digits put between the prefix and the key's name, so that
+     *     runs at the same time on one database keep apart; empty for none
+     */
+    public RealRunner(Database database, String url, InstantSource clock, String tag) {
         this.database = Objects.requireNonNull(database, "database");
         this.url = Objects.requireNonNull(url, "url");
         this.clock = Objects.requireNonNull(clock, "clock");
+        if (!tag.matches("[a-z0-9]{0,20}")) {
+            throw new IllegalArgumentException("table tag '" + tag + "' is not allowed; expected up to 20 lower-case letters and digits");
+        }
+        this.tag = tag;
     }
 
     /** @return the table a key kind's run uses */
-    public static String table(RealKey key) {
-        return TABLE_PREFIX + key.cliName().replace('-', '_');
+    String table(RealKey key) {
+        return TABLE_PREFIX + (tag.isEmpty() ? "" : tag + "_") + key.cliName().replace('-', '_');
     }
 
     /**
@@ -118,6 +135,7 @@ public final class RealRunner {
         long[] high = new long[rows];
         long[] low = new long[rows];
         byte[] writers = new byte[rows];
+        long[] middle = new long[rows];
         AtomicLong order = new AtomicLong();
         AtomicLong remaining = new AtomicLong(rows);
         AtomicLong shared = new AtomicLong();
@@ -132,7 +150,7 @@ public final class RealRunner {
             int writer = i;
             Thread t = new Thread(() -> {
                 try (Connection c = database.connect(url)) {
-                    latencies[writer] = write(c, table, key, w, writer, shared, remaining, order, high, low, writers, counts);
+                    latencies[writer] = write(c, table, key, w, writer, shared, remaining, order, high, low, writers, middle, counts);
                 } catch (Throwable e) {
                     failure.compareAndSet(null, e);
                     remaining.set(Long.MIN_VALUE / 2);
@@ -174,19 +192,20 @@ public final class RealRunner {
         }
         Arrays.sort(all);
 
+        Arrival arrival = Arrival.inOrder(high, low, writers, middle, key == RealKey.AUTO_INCREMENT && database.ownCounter());
         IndexModel model = database.model().builder(database.modelKeyType(key, rows), Database.rowBytes(w)).build();
         boolean wide = key.keyType().words() == 2;
         for (int r = 0; r < rows; r++) {
             if (wide) {
-                model.insert(high[r], low[r]);
+                model.insert(arrival.high()[r], arrival.low()[r]);
             } else {
-                model.insert(high[r]);
+                model.insert(arrival.high()[r]);
             }
         }
         var stats = model.stats();
         return new RealResult(database, version, settings, key, w, seconds, percentile(all, 0.50), percentile(all, 0.99),
                 real, counters, stats, database.model().leafFill(stats, Database.rowBytes(w)),
-                new Arrival(high, low, writers));
+                arrival);
     }
 
     private static double percentile(long[] sorted, double p) {
@@ -198,7 +217,7 @@ public final class RealRunner {
 
     /** One writer's loop; returns its statement latencies in nanoseconds ({@code counts[writer]} of them). */
     private long[] write(Connection c, String table, RealKey key, Workload w, int writer, AtomicLong shared,
-            AtomicLong remaining, AtomicLong order, long[] high, long[] low, byte[] writerOf, int[] counts) throws SQLException {
+            AtomicLong remaining, AtomicLong order, long[] high, long[] low, byte[] writerOf, long[] middle, int[] counts) throws SQLException {
         SplittableRandom random = new SplittableRandom(w.seed() * 1_000_003L + writer);
         RealKey.Maker maker = key.maker(writer, clock, shared, random.nextLong());
         boolean engineKey = key == RealKey.AUTO_INCREMENT && database.ownCounter();
@@ -259,6 +278,7 @@ public final class RealRunner {
                         high[slot] = engineKey ? slot + 1L : k[0];
                         low[slot] = k[1];
                         writerOf[slot] = (byte) writer;
+                        middle[slot] = t0 + (t1 - t0) / 2;
                     }
                 }
                 database.commit(c);

@@ -16,7 +16,7 @@ package dev.idgen.testkit.index;
  *   <li>{@link #INNODB}: 16 KiB pages; a record is a 5-byte header, the key, the hidden 6-byte
  *       transaction id and 7-byte roll pointer and the rest of the row; a page holds records while
  *       they and a 2-byte directory slot per 4 records fit in 16,252 bytes. Each page remembers its
- *       last insert. An insert right after it (or right before it) is sequential: it may not eat
+ *       last insert. An insert right after it is sequential: it may not eat
  *       into the last 1/16 of the page, and when it splits the page, the page splits at the insert
  *       point (the new record and at most one record after it stay; the rest moves to a new page).
  *       Any other insert into a full page splits it in the middle record. This is why interleaved
