@@ -50,14 +50,14 @@ class RealRunnerTest {
     void sqliteOneWriterModelMatchesTheEngine() throws SQLException {
         RealRunner runner = sqlite();
         for (RealKey key : new RealKey[] {RealKey.SNOWFLAKE, RealKey.UUID_V4}) {
-            assertWithinFivePercent(runner.run(key, new Workload(20_000, 1, 100, 100, 0, 0, false, 1), done -> { }));
+            assertWithinFivePercent(runner.run(key, new Workload(10_000, 1, 100, 100, 0, 0, false, 1), done -> { }));
         }
         assertWithinFivePercent(runner.run(RealKey.UUID_V7, new Workload(5_000, 1, 100, 100, 200, 0, false, 1), done -> { }));
     }
 
     @Test
     void sqliteFourWritersModelMatchesTheEngine() throws SQLException {
-        RealResult r = sqlite().run(RealKey.SNOWFLAKE, new Workload(20_000, 4, 1, 10, 0, 0, false, 2), done -> { });
+        RealResult r = sqlite().run(RealKey.SNOWFLAKE, new Workload(10_000, 4, 1, 10, 0, 0, false, 2), done -> { });
         assertWithinFivePercent(r);
         assertTrue(r.latencyP99Micros() >= r.latencyP50Micros(), "p99 >= p50");
         assertTrue(r.real().extra().containsKey("leaf cells"), r.real().extra().toString());
