@@ -78,6 +78,10 @@ final class IndexCommand implements Callable<Integer> {
     @Option(names = "--multi-row", description = "--real: each transaction is one multi-row INSERT of its keys, sorted.")
     private boolean multiRow;
 
+    @Option(names = "--server-order", description = "--real on InnoDB: an AUTO_INCREMENT column numbers rows as the server"
+            + " takes them, and the model takes the keys in that order (the row grows by 8 bytes and gains an index).")
+    private boolean serverOrder;
+
     @Option(names = "--json", paramLabel = "FILE", description = "--real: also append each run to this file, one JSON object a line.")
     private Path json;
 
@@ -205,7 +209,7 @@ final class IndexCommand implements Callable<Integer> {
         dev.idgen.cli.engine.Workload workload;
         try {
             workload = new dev.idgen.cli.engine.Workload(rows == null ? 100_000 : rows, writers, min, max, payload, secondary,
-                    multiRow, seed);
+                    multiRow, seed, serverOrder);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }

@@ -148,6 +148,9 @@ public enum Database {
         for (int i = 1; i <= w.secondaryIndexes(); i++) {
             b.append(", s").append(i).append(this == SQLITE ? " INTEGER NOT NULL" : " BIGINT NOT NULL");
         }
+        if (orderColumn(key, w)) {
+            b.append(", o BIGINT NOT NULL AUTO_INCREMENT, KEY (o)");
+        }
         b.append(')');
         b.append(switch (this) {
             case SQLITE -> " WITHOUT ROWID";
@@ -397,7 +400,7 @@ public enum Database {
                 for (Map.Entry<String, Long> e : secondary.entrySet()) {
                     extra.put("secondary index " + e.getKey() + " bytes", e.getValue() * pageBytes);
                 }
-                int record = IndexEngine.innodbRecordBytes(key.keyType(), rowBytes(w));
+                int record = IndexEngine.innodbRecordBytes(key.keyType(), rowBytes(key, w));
                 extra.put("record bytes", record);
                 long pooled = 0;
                 try (PreparedStatement ps = c.prepareStatement("SELECT count(*), sum(number_records), sum(data_size)"
@@ -440,8 +443,13 @@ public enum Database {
     }
 
     /** @return the row's bytes besides the key, as the model counts them */
-    static int rowBytes(Workload w) {
-        return w.payloadBytes() + 8 * w.secondaryIndexes();
+    int rowBytes(RealKey key, Workload w) {
+        return w.payloadBytes() + 8 * w.secondaryIndexes() + (orderColumn(key, w) ? 8 : 0);
+    }
+
+    /** @return whether the table gets the server's order column (InnoDB, keys the runner makes) */
+    boolean orderColumn(RealKey key, Workload w) {
+        return w.serverOrder() && this == MARIADB && key != RealKey.AUTO_INCREMENT;
     }
 
     /** Best effort: the pgstattuple extension for {@code pgstatindex}. */

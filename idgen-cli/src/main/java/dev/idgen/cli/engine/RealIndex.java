@@ -144,6 +144,7 @@ public final class RealIndex {
         m.put("payloadBytes", w.payloadBytes());
         m.put("secondaryIndexes", w.secondaryIndexes());
         m.put("multiRow", w.multiRow());
+        m.put("serverOrder", r.database().orderColumn(r.key(), w));
         m.put("seconds", round(r.seconds()));
         m.put("rowsPerSecond", Math.round(r.rowsPerSecond()));
         m.put("latencyP50Micros", round(r.latencyP50Micros()));

@@ -192,8 +192,9 @@ public final class RealRunner {
         }
         Arrays.sort(all);
 
-        Arrival arrival = Arrival.inOrder(high, low, writers, middle, key == RealKey.AUTO_INCREMENT && database.ownCounter());
-        IndexModel model = database.model().builder(database.modelKeyType(key, rows), Database.rowBytes(w)).build();
+        Arrival arrival = database.orderColumn(key, w) ? serverOrder(admin, table, key, high, low, writers)
+                : Arrival.inOrder(high, low, writers, middle, key == RealKey.AUTO_INCREMENT && database.ownCounter());
+        IndexModel model = database.model().builder(database.modelKeyType(key, rows), database.rowBytes(key, w)).build();
         boolean wide = key.keyType().words() == 2;
         for (int r = 0; r < rows; r++) {
             if (wide) {
@@ -204,8 +205,38 @@ public final class RealRunner {
         }
         var stats = model.stats();
         return new RealResult(database, version, settings, key, w, seconds, percentile(all, 0.50), percentile(all, 0.99),
-                real, counters, stats, database.model().leafFill(stats, Database.rowBytes(w)),
+                real, counters, stats, database.model().leafFill(stats, database.rowBytes(key, w)),
                 arrival);
+    }
+
+    /** The keys in the order the server numbered them in column {@code o}, with their writers. */
+    private static Arrival serverOrder(Connection c, String table, RealKey key, long[] high, long[] low, byte[] writers)
+            throws SQLException {
+        int n = high.length;
+        Map<java.util.List<Long>, Byte> writerOf = new HashMap<>(2 * n);
+        for (int i = 0; i < n; i++) {
+            writerOf.put(java.util.List.of(high[i], low[i]), writers[i]);
+        }
+        long[] h = new long[n];
+        long[] l = new long[n];
+        byte[] w = new byte[n];
+        boolean wide = key.keyType().words() == 2;
+        try (Statement s = c.createStatement(); ResultSet r = s.executeQuery("SELECT k FROM " + table + " ORDER BY o")) {
+            for (int i = 0; r.next(); i++) {
+                if (wide) {
+                    java.nio.ByteBuffer b = key.keyType() == dev.idgen.testkit.index.KeyType.BINARY16
+                            ? java.nio.ByteBuffer.wrap(r.getBytes(1)) : null;
+                    java.util.UUID u = b != null ? new java.util.UUID(b.getLong(), b.getLong())
+                            : java.util.UUID.fromString(r.getString(1));
+                    h[i] = u.getMostSignificantBits();
+                    l[i] = u.getLeastSignificantBits();
+                } else {
+                    h[i] = r.getLong(1);
+                }
+                w[i] = writerOf.getOrDefault(java.util.List.of(h[i], l[i]), (byte) 0);
+            }
+        }
+        return new Arrival(h, l, w);
     }
 
     private static double percentile(long[] sorted, double p) {

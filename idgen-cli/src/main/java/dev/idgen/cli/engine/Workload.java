@@ -14,9 +14,29 @@ package dev.idgen.cli.engine;
  * @param multiRow whether each transaction is one multi-row INSERT of its keys, sorted, rather than
  *     one INSERT per row
  * @param seed the seed of payloads, transaction sizes and the random bits of arithmetic layouts
+ * @param serverOrder InnoDB: whether the table gets an {@code AUTO_INCREMENT} column {@code o}
+ *     (indexed) that the server numbers as rows go in, and the model takes the keys in that order
+ *     rather than in the order of the statements' midpoints; the row grows by 8 bytes
  */
 public record Workload(long rows, int writers, int txRowsMin, int txRowsMax, int payloadBytes, int secondaryIndexes,
-        boolean multiRow, long seed) {
+        boolean multiRow, long seed, boolean serverOrder) {
+
+    /**
+     * A workload without a server order column.
+     *
+     * @param rows rows to insert
+     * @param writers writers at once
+     * @param txRowsMin fewest rows in one transaction
+     * @param txRowsMax most rows in one transaction
+     * @param payloadBytes bytes of payload per row
+     * @param secondaryIndexes secondary indexes
+     * @param multiRow one sorted multi-row INSERT per transaction
+     * @param seed the seed
+     */
+    public Workload(long rows, int writers, int txRowsMin, int txRowsMax, int payloadBytes, int secondaryIndexes,
+            boolean multiRow, long seed) {
+        this(rows, writers, txRowsMin, txRowsMax, payloadBytes, secondaryIndexes, multiRow, seed, false);
+    }
 
     /**
      * @throws IllegalArgumentException if a value is out of range, naming it and the range
