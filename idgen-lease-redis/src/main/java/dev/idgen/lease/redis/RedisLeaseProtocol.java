@@ -203,16 +203,19 @@ final class RedisLeaseProtocol {
     }
 
     /**
-     * Redis's uptime, from {@code INFO server}: a server that restarted without its data may have
-     * forgotten live claims, so claims wait until it has been up longer than the TTL.
+     * A lower bound of Redis's uptime, from {@code INFO server}: a server that restarted without its
+     * data may have forgotten live claims, so claims wait until it has been up at least the TTL.
+     * Redis reports {@code uptime_in_seconds} as the difference of two whole-second clock readings,
+     * which can exceed the real uptime by up to a second; so the real uptime is more than this.
      *
-     * @return milliseconds, rounded down to whole seconds
+     * @return {@code (uptime_in_seconds - 1) * 1000}, at least 0
      */
-    long uptimeMillis() throws RedisLeaseIoException {
+    long uptimeAboveMillis() throws RedisLeaseIoException {
         String info = await(() -> connection.async().info("server"));
         for (String line : info.split("\r?\n")) {
             if (line.startsWith("uptime_in_seconds:")) {
-                return Long.parseLong(line.substring("uptime_in_seconds:".length()).trim()) * 1000;
+                long s = Long.parseLong(line.substring("uptime_in_seconds:".length()).trim());
+                return Math.max(0, s - 1) * 1000;
             }
         }
         throw new RedisLeaseIoException("INFO server has no uptime_in_seconds", null);

@@ -258,7 +258,7 @@ public final class RedisMachineIdLease implements FencingLease, AutoCloseable {
     /** Our key is gone or another's: claim the same id again if it is free. */
     private boolean reclaim() throws RedisLeaseIoException {
         long sent = System.nanoTime();
-        if (protocol.uptimeMillis() <= guard.timings().ttl().toMillis()) {
+        if (protocol.uptimeAboveMillis() < guard.timings().ttl().toMillis()) {
             return false; // a restarted Redis may have forgotten another's claim: wait a TTL
         }
         Reply r = protocol.claimFirstFree(machineId, machineId);
@@ -500,15 +500,15 @@ public final class RedisMachineIdLease implements FencingLease, AutoCloseable {
             return lease;
         }
 
-        /** Waits until Redis has been up for longer than the TTL: a restart may have lost live claims. */
+        /** Waits until Redis has surely been up for longer than the TTL: a restart may have lost live claims. */
         private static void awaitUptime(RedisLeaseProtocol protocol, long ttlMillis) throws RedisLeaseIoException {
-            long up = protocol.uptimeMillis();
-            if (up > ttlMillis) {
+            long up = protocol.uptimeAboveMillis();
+            if (up >= ttlMillis) {
                 return;
             }
             LOG.info("Redis has been up only {} s; claims wait until it has been up longer than the ttl ({} ms), as a"
                     + " restart without persistence forgets live claims", up / 1000, ttlMillis);
-            while ((up = protocol.uptimeMillis()) <= ttlMillis) {
+            while ((up = protocol.uptimeAboveMillis()) < ttlMillis) {
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(Math.min(1000, ttlMillis + 1000 - up)));
                 if (Thread.interrupted()) {
                     Thread.currentThread().interrupt();
