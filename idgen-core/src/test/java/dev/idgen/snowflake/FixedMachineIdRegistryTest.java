@@ -23,8 +23,8 @@ class FixedMachineIdRegistryTest {
 
     /** A layout of its own per test: 41 bits of {@code tick}, 10 machine bits, {@code seq} sequence bits. */
     private static SnowflakeLayout layout(String name, Duration tick, int sequenceBits) {
-        return new SnowflakeLayout(name, 53 - sequenceBits, 10, sequenceBits, SnowflakeLayout.TWITTER.epoch(), tick,
-                SnowflakeLayout.FieldOrder.TIME_MACHINE_SEQUENCE);
+        return SnowflakeLayout.custom(name).timestampBits(53 - sequenceBits).machineBits(10)
+                .sequenceBits(sequenceBits).epoch(SnowflakeLayout.TWITTER.epoch()).tick(tick).build();
     }
 
     @Test

@@ -109,8 +109,8 @@ class RedisMachineIdLeaseTest {
 
     @Test
     void pastTheLayoutsSpaceTheErrorNamesTheLayoutAndItsBits() {
-        SnowflakeLayout tiny = new SnowflakeLayout("tiny", 41, 1, 21, SnowflakeLayout.TWITTER.epoch(),
-                Duration.ofMillis(1), SnowflakeLayout.FieldOrder.TIME_MACHINE_SEQUENCE);
+        SnowflakeLayout tiny = SnowflakeLayout.custom("tiny").timestampBits(41).machineBits(1).sequenceBits(21)
+                .epoch(SnowflakeLayout.TWITTER.epoch()).tick(Duration.ofMillis(1)).build();
         RedisMachineIdLease.Builder b = builder().layout(tiny).background(false);
         track(b.acquire());
         track(b.acquire());
