@@ -13,6 +13,8 @@
  *       unsigned order and the UUID decoder;</li>
  *   <li>{@link dev.idgen.random} - the randomness UUID generators draw from: a striped CSPRNG
  *       keystream by default;</li>
+ *   <li>{@link dev.idgen.text} - IDs as text: Crockford base32 codecs, and how messages quote bad input;</li>
+ *   <li>{@link dev.idgen.ulid} - ULIDs: the strict text codec;</li>
  *   <li>{@link dev.idgen.decode} - one decoder for people debugging: any ID written as text.</li>
  * </ul>
  *
@@ -30,4 +32,6 @@ module dev.idgen.core {
     exports dev.idgen.uuid;
     exports dev.idgen.random;
     exports dev.idgen.decode;
+    exports dev.idgen.text;
+    exports dev.idgen.ulid;
 }

@@ -8,7 +8,9 @@ import dev.idgen.uuid.UuidV7Generator;
  * The front door: generators with the defaults most services want.
  *
  * <p>Each call makes a new, independent generator. Keep one per process (per machine id, for
- * Snowflake) and share it between threads: all generators here are thread-safe.
+ * Snowflake) and share it between threads: all generators here are thread-safe. A second Snowflake
+ * generator on a machine id whose first generator is still reachable is refused (both would make
+ * the same IDs); see {@link SnowflakeGenerator.Builder#build()}.
  */
 public final class IdGenerators {
 
@@ -23,7 +25,8 @@ public final class IdGenerators {
      * @param machineId this generator's machine id, 0 to 1023, unique among all generators that
      *     write to the same ID space
      * @return a new generator
-     * @throws IllegalArgumentException if {@code machineId} is outside 0..1023
+     * @throws IllegalArgumentException if {@code machineId} is outside 0..1023, or a generator from
+     *     an earlier call with the same machine id (and Twitter's layout) is still reachable
      */
     public static SnowflakeGenerator snowflake(long machineId) {
         return SnowflakeGenerator.builder().machineId(machineId).build();

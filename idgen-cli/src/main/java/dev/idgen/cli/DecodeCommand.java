@@ -1,8 +1,8 @@
 package dev.idgen.cli;
 
 import dev.idgen.cli.decode.IdReport;
-import dev.idgen.decode.DecodedId;
 import dev.idgen.decode.IdDecoder;
+import dev.idgen.decode.Reading;
 import dev.idgen.snowflake.SnowflakeLayout;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -29,9 +29,11 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "decode", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = {"Say what an ID is and what is inside.",
-                "A UUID (8-4-4-4-12, 32 hex digits, {braces} or urn:uuid:) or a decimal Snowflake.",
-                "A Snowflake whose time is implausible under the layout used (after now, before the epoch) gets a "
-                + "warning and the layouts that give a plausible time."})
+                "A Snowflake (decimal, or hex as 0x... or 16 hex digits), a UUID of any version (8-4-4-4-12, 32 hex"
+                + " digits, {braces} or urn:uuid:), a ULID, KSUID, TSID, MongoDB ObjectId or xid.",
+                "A string that fits more than one format gets every reading, the plausible ones first.",
+                "A reading whose time is implausible (more than a day after now) gets a warning and, for a Snowflake,"
+                + " the preset layouts that give a plausible time."})
 final class DecodeCommand implements Callable<Integer> {
 
     private final CliContext context;
@@ -44,7 +46,8 @@ final class DecodeCommand implements Callable<Integer> {
     private List<String> ids = new ArrayList<>();
 
     @Option(names = "--layout", paramLabel = "LAYOUT", defaultValue = "twitter", converter = LayoutConverter.class,
-            description = "Layout to read Snowflakes with: " + LayoutConverter.NAMES + " (default: ${DEFAULT-VALUE}).")
+            description = "Layout to read Snowflakes with: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).",
+            completionCandidates = LayoutConverter.Names.class)
     private SnowflakeLayout layout;
 
     @Option(names = "--json", description = "One JSON object a line instead of a table.")
@@ -67,15 +70,15 @@ final class DecodeCommand implements Callable<Integer> {
         int bad = 0;
         boolean first = true;
         for (String input : inputs) {
-            DecodedId decoded;
+            List<Reading> readings;
             try {
-                decoded = IdDecoder.decode(input, layout);
+                readings = IdDecoder.readings(input, layout, now);
             } catch (IllegalArgumentException e) {
                 err.println(spec.qualifiedName() + ": " + IdgenCommand.oneLine(e.getMessage()));
                 bad++;
                 continue;
             }
-            IdReport report = IdReport.of(decoded, now);
+            IdReport report = new IdReport(input, readings, now);
             if (json) {
                 out.println(report.toJson());
             } else {

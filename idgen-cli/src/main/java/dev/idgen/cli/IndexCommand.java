@@ -44,12 +44,50 @@ final class IndexCommand implements Callable<Integer> {
     private CommandSpec spec;
 
     @Option(names = "--keys", paramLabel = "KINDS", split = ",", defaultValue = "autoinc,snowflake,uuid7,uuid4,uuid4-text",
-            description = "Key kinds, comma-separated: " + KeyName.NAMES + " (default: all).")
+            description = {"Key kinds, comma-separated: " + KeyName.NAMES + " (default: all).",
+                    "With --real also the many-writer layouts: snowflake-seq-first, snowflake-machine-first,"
+                    + " uuid7-submilli, blocks."})
     private List<String> keys;
 
-    @Option(names = "--rows", paramLabel = "N", defaultValue = "1000000",
-            description = "Rows per key kind (default: ${DEFAULT-VALUE}).")
-    private long rows;
+    @Option(names = "--rows", paramLabel = "N",
+            description = "Rows per key kind (default: 1000000 for the model, 100000 with --real).")
+    private Long rows;
+
+    @Option(names = "--real", description = {"Run the workload on a real engine and print its figures beside the"
+            + " model's (fed the same keys in the same order).",
+            "Default engine: an embedded SQLite file in the temp directory, deleted after."})
+    private boolean real;
+
+    @Option(names = "--url", paramLabel = "JDBC-URL", description = {"The engine for --real (implies it):"
+            + " jdbc:sqlite:FILE, jdbc:postgresql://HOST/DB?user=U, jdbc:mariadb://HOST/DB?user=U (jdbc:mysql: too).",
+            "Only tables named idgen_ix_* are made, and dropped after; a table of that name holding data is refused."})
+    private String url;
+
+    @Option(names = "--tx-rows", paramLabel = "N[-M]",
+            description = "--real: rows per transaction, or a range each transaction draws from (default: 100 for one writer, 1-10 for more).")
+    private String txRows;
+
+    @Option(names = "--payload", paramLabel = "BYTES", defaultValue = "0",
+            description = "--real: bytes of payload per row besides the key, 0..4000 (default: ${DEFAULT-VALUE}).")
+    private int payload;
+
+    @Option(names = "--secondary", paramLabel = "N", defaultValue = "0",
+            description = "--real: secondary indexes, each on its own random BIGINT column, 0..8 (default: ${DEFAULT-VALUE}).")
+    private int secondary;
+
+    @Option(names = "--multi-row", description = "--real: each transaction is one multi-row INSERT of its keys, sorted.")
+    private boolean multiRow;
+
+    @Option(names = "--server-order", description = "--real on InnoDB: an AUTO_INCREMENT column numbers rows as the server"
+            + " takes them, and the model takes the keys in that order (the row grows by 8 bytes and gains an index).")
+    private boolean serverOrder;
+
+    @Option(names = "--json", paramLabel = "FILE", description = "--real: also append each run to this file, one JSON object a line.")
+    private Path json;
+
+    @Option(names = "--trace-dir", paramLabel = "DIR", hidden = true,
+            description = "--real: also write the arrival trace of each Snowflake and UUIDv7 run (for the model's calibration tests).")
+    private Path traceDir;
 
     @Option(names = "--engine", paramLabel = "ENGINE", defaultValue = "innodb",
             description = "Page layout: innodb or postgresql (default: ${DEFAULT-VALUE}).")
@@ -93,6 +131,11 @@ final class IndexCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (real || url != null) {
+            return new dev.idgen.cli.engine.RealIndex(spec.commandLine().getOut(), spec.commandLine().getErr(),
+                    context.stderrIsTerminal()).run(realSettings());
+        }
+        long rows = this.rows == null ? 1_000_000 : this.rows;
         List<KeySource> sources = sources();
         PageFormat format = pageFormat();
         check(rows >= 1, "--rows " + rows + " is out of range; expected 1 or more");
@@ -137,6 +180,41 @@ final class IndexCommand implements Callable<Integer> {
         }
         out.flush();
         return IdgenCommand.EXIT_OK;
+    }
+
+    private dev.idgen.cli.engine.RealIndex.Settings realSettings() {
+        List<dev.idgen.cli.engine.RealKey> chosen = new ArrayList<>();
+        for (String k : keys) {
+            try {
+                dev.idgen.cli.engine.RealKey key = dev.idgen.cli.engine.RealKey.parse(k);
+                if (!chosen.contains(key)) {
+                    chosen.add(key);
+                }
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--keys: " + e.getMessage());
+            }
+        }
+        String tx = txRows != null ? txRows.strip() : writers == 1 ? "100" : "1-10";
+        int min;
+        int max;
+        try {
+            int dash = tx.indexOf('-');
+            min = Integer.parseInt(dash < 0 ? tx : tx.substring(0, dash).strip());
+            max = dash < 0 ? min : Integer.parseInt(tx.substring(dash + 1).strip());
+        } catch (NumberFormatException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--tx-rows '" + tx
+                    + "' is not a count; expected N or N-M, such as 100 or 1-10");
+        }
+        check(rows == null || (rows >= 1 && rows <= 50_000_000), "--rows " + rows + " is out of range; expected 1..50000000 with --real");
+        dev.idgen.cli.engine.Workload workload;
+        try {
+            workload = new dev.idgen.cli.engine.Workload(rows == null ? 100_000 : rows, writers, min, max, payload, secondary,
+                    multiRow, seed, serverOrder);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+        return new dev.idgen.cli.engine.RealIndex.Settings(url, chosen, workload, json, chart == null ? null : chart.html,
+                chart == null ? null : chart.svg, traceDir);
     }
 
     private List<KeySource> sources() {

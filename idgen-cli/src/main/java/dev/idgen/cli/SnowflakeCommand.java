@@ -28,7 +28,8 @@ final class SnowflakeCommand implements Callable<Integer> {
     private long machine;
 
     @Option(names = "--layout", paramLabel = "LAYOUT", defaultValue = "twitter", converter = LayoutConverter.class,
-            description = "Bit layout: " + LayoutConverter.NAMES + " (default: ${DEFAULT-VALUE}).")
+            description = "Bit layout: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).",
+            completionCandidates = LayoutConverter.Names.class)
     private SnowflakeLayout layout;
 
     SnowflakeCommand(CliContext context) {

@@ -94,7 +94,7 @@ class CliJarIT {
         assertEquals(1, r.exit());
         assertEquals("", r.out());
         assertEquals(1, r.err().split("\n").length, r.err());
-        assertTrue(r.err().startsWith("idgen decode: 'not-an-id' is not an ID: expected "), r.err());
+        assertTrue(r.err().startsWith("idgen decode: 'not-an-id' (9 characters) is not an ID: expected "), r.err());
     }
 
     @Test

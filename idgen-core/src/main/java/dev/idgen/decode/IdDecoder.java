@@ -1,27 +1,47 @@
 package dev.idgen.decode;
 
 import dev.idgen.snowflake.SnowflakeLayout;
-import dev.idgen.uuid.Uuids;
+import dev.idgen.text.Quote;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Objects;
+import java.util.stream.Collectors;
 
 /**
  * Says what an ID written as text is, and what is inside: the one entry point for people (and the
- * {@code idgen decode} command) debugging IDs.
+ * {@code idgen decode} command) debugging IDs, ours or not.
  *
- * <p>Recognised, after trimming surrounding white space:
+ * <p>Recognised by shape, after trimming surrounding white space:
  * <ul>
- *   <li>a UUID as {@code 8-4-4-4-12} hex digits, as 32 hex digits, either in {@code {braces}}, or
- *       after {@code urn:uuid:}; any case ({@link UuidForm});</li>
- *   <li>a decimal Snowflake, 0 to 18446744073709551615, read with the layout given. A value with the
- *       top bit set (above 9223372036854775807) fits only a layout that uses all 64 bits, such as
- *       {@link SnowflakeLayout#DISCORD}.</li>
+ *   <li>a Snowflake in decimal (0 to 18446744073709551615) or in hex ({@code 0x} and 1 to 16 hex
+ *       digits, or exactly 16 hex digits), read with the layout given; a value above the layout's
+ *       largest ID is refused, naming the presets it fits;</li>
+ *   <li>a UUID of any variant and version, Nil and Max included, as {@code 8-4-4-4-12} hex digits,
+ *       32 hex digits, either in {@code {braces}}, or after {@code urn:uuid:}; any case
+ *       ({@link UuidForm});</li>
+ *   <li>a ULID: 26 Crockford base32 characters, 48-bit Unix milliseconds and 80 random bits;</li>
+ *   <li>a KSUID: 27 base62 characters, 32-bit seconds since 2014-05-13T16:53:20Z and 128 random bits;</li>
+ *   <li>a TSID: 13 Crockford base32 characters, 42-bit milliseconds since 2020-01-01 and 22 bits of
+ *       node and counter;</li>
+ *   <li>a MongoDB ObjectId: 24 hex digits, 32-bit Unix seconds, 5 random bytes, a 24-bit counter;</li>
+ *   <li>an xid: 20 lower-case base32hex characters, 32-bit Unix seconds, machine, process id, counter.</li>
  * </ul>
- * A string of 32 decimal digits is read as a UUID (no 64-bit number has 32 digits).
+ * Some strings fit more than one format: 13 decimal digits are a decimal Snowflake and a TSID, 16
+ * decimal digits a Snowflake in decimal and in hex, 20 decimal digits a Snowflake and (ending in 0)
+ * an xid. {@link #readings(String, SnowflakeLayout, Instant)} gives every reading and which are
+ * plausible; {@link #decode(String, SnowflakeLayout)} gives the first in the order above. (32
+ * decimal digits are a UUID: no 64-bit number has 32 digits.)
+ *
+ * <p>Input that is no ID is refused in one line that quotes it (control characters escaped, see
+ * {@link Quote}) and says what was expected: for each format whose shape it has, what is wrong;
+ * otherwise every shape accepted.
  *
  * <pre>{@code
  * IdDecoder.decode("175928847299117063", SnowflakeLayout.DISCORD)
  *   // Snowflake 175928847299117063 (layout discord): time 2016-04-30T11:18:25.796Z,
- *   //   machine 32 (worker 1, process 0), sequence 7
+ *   //   machine 32 (worker 1, process 0), increment 7
  * IdDecoder.decode("017F22E2-79B0-7CC3-98C4-DC0C0C07398F")
  *   // UUID 017f22e2-79b0-7cc3-98c4-dc0c0c07398f: RFC 9562 version 7, Unix Epoch time-based;
  *   //   time 2022-02-22T19:22:22Z; unix_ts_ms=0x017f22e279b0 rand_a=0xcc3 rand_b=0x18c4dc0c0c07398f
@@ -29,112 +49,100 @@ import java.util.Objects;
  */
 public final class IdDecoder {
 
-    /** What is accepted, for messages. */
-    static final String EXPECTED = "expected a decimal Snowflake (0 to 18446744073709551615) "
-            + "or a UUID (8-4-4-4-12 hex digits, 32 hex digits, {braces} or urn:uuid:)";
+    /** Every format, in the order readings are listed when none is more plausible than another. */
+    private static final List<TextFormat> FORMATS = List.of(SnowflakeText.DECIMAL, SnowflakeText.HEX,
+            UuidText.INSTANCE, UlidText.INSTANCE, KsuidText.INSTANCE, TsidText.INSTANCE, ObjectIdText.INSTANCE,
+            XidText.INSTANCE);
 
-    private static final String URN_PREFIX = "urn:uuid:";
-    private static final int CANONICAL_LENGTH = 36;
-    private static final int HEX_LENGTH = 32;
-    private static final int LONGEST_QUOTE = 60;
+    /** What is accepted, for messages. */
+    static final String EXPECTED = "expected " + FORMATS.stream().map(TextFormat::shape)
+            .collect(Collectors.joining(", "));
 
     private IdDecoder() {
     }
 
     /**
-     * Decodes a UUID, or a decimal Snowflake with Twitter's layout.
+     * Decodes an ID, a Snowflake with Twitter's layout.
      *
      * @param input the ID as text
-     * @return what it is and what is inside
-     * @throws IllegalArgumentException if it is neither; the message quotes it and lists the forms
-     *     accepted
+     * @return its first reading (see {@link #decode(String, SnowflakeLayout)})
+     * @throws IllegalArgumentException if it is no ID; the message quotes it and says what is expected
      */
     public static DecodedId decode(String input) {
         return decode(input, SnowflakeLayout.TWITTER);
     }
 
     /**
-     * Decodes a UUID, or a decimal Snowflake with the layout given.
+     * Decodes an ID, a Snowflake with the layout given. Where the string fits more than one format,
+     * this is the first reading in the order of the class description; {@link #readings} gives all.
      *
      * @param input the ID as text
-     * @param layout the layout to read a decimal Snowflake with
+     * @param layout the layout to read a Snowflake with
      * @return what it is and what is inside
-     * @throws IllegalArgumentException if it is neither, or a number the layout cannot hold; the
-     *     message quotes the input and says what is accepted
+     * @throws IllegalArgumentException if it is no ID, or a number the layout cannot hold; the
+     *     message quotes the input and says what is expected
      */
     public static DecodedId decode(String input, SnowflakeLayout layout) {
+        return readAll(input, layout).get(0);
+    }
+
+    /**
+     * Every reading of a string, the plausible ones first (then in the order of the class
+     * description). A reading is plausible when its time, if any, lies from 1970 to a day after
+     * {@code now}. A Snowflake whose time is not plausible under the layout given carries the other
+     * preset layouts that give a plausible one as {@link Reading#alternatives()}.
+     *
+     * @param input the ID as text
+     * @param layout the layout to read a Snowflake with
+     * @param now the present
+     * @return one or more readings
+     * @throws IllegalArgumentException if the string is no ID; the message quotes it and says what is expected
+     */
+    public static List<Reading> readings(String input, SnowflakeLayout layout, Instant now) {
+        Objects.requireNonNull(now, "now");
+        List<Reading> out = new ArrayList<>();
+        for (DecodedId id : readAll(input, layout)) {
+            out.add(Reading.of(id, now, id instanceof DecodedSnowflake s ? otherLayouts(s, now) : List.of()));
+        }
+        out.sort(Comparator.comparing(r -> !r.plausible()));   // stable: format order within each group
+        return out;
+    }
+
+    private static List<DecodedId> readAll(String input, SnowflakeLayout layout) {
         Objects.requireNonNull(input, "input");
         Objects.requireNonNull(layout, "layout");
         String s = input.strip();
-        if (isDecimal(s) && s.length() != HEX_LENGTH) {
-            return new DecodedSnowflake(input, layout.decode(snowflake(input, s, layout)));
-        }
-        UuidForm form;
-        String body;
-        if (s.regionMatches(true, 0, URN_PREFIX, 0, URN_PREFIX.length())) {
-            form = UuidForm.URN;
-            body = s.substring(URN_PREFIX.length());
-        } else if (s.length() > 2 && s.charAt(0) == '{' && s.charAt(s.length() - 1) == '}') {
-            form = UuidForm.BRACED;
-            body = s.substring(1, s.length() - 1);
-        } else {
-            form = s.length() == HEX_LENGTH ? UuidForm.HEX : UuidForm.CANONICAL;
-            body = s;
-        }
-        if (body.length() == HEX_LENGTH && form != UuidForm.URN) {
-            return new DecodedUuid(input, form, Uuids.decode(parse(input, body, true)));
-        }
-        if (body.length() == CANONICAL_LENGTH) {
-            return new DecodedUuid(input, form, Uuids.decode(parse(input, body, false)));
-        }
-        throw notAnId(input, "");
-    }
-
-    private static java.util.UUID parse(String input, String body, boolean hex) {
-        try {
-            return hex ? Uuids.parseHex(body) : Uuids.parse(body);
-        } catch (IllegalArgumentException e) {
-            throw notAnId(input, "");
-        }
-    }
-
-    private static long snowflake(String input, String digits, SnowflakeLayout layout) {
-        long id;
-        try {
-            id = Long.parseUnsignedLong(digits);
-        } catch (NumberFormatException e) {
-            throw notAnId(input, " is larger than 18446744073709551615, the largest 64-bit ID;");
-        }
-        if (id < 0 && !layout.usesSignBit()) {
-            throw new IllegalArgumentException(quote(input) + " is larger than " + Long.MAX_VALUE
-                    + ", the largest ID of layout " + layout.name() + "; layouts that use all 64 bits: "
-                    + String.join(", ", SnowflakeLayout.presets().stream()
-                            .filter(SnowflakeLayout::usesSignBit).map(SnowflakeLayout::name).toList()));
-        }
-        return id;
-    }
-
-    private static boolean isDecimal(String s) {
-        if (s.isEmpty()) {
-            return false;
-        }
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c < '0' || c > '9') {
-                return false;
+        List<DecodedId> read = new ArrayList<>();
+        List<String> problems = new ArrayList<>();
+        for (TextFormat format : FORMATS) {
+            if (format.fits(s)) {
+                try {
+                    read.add(format.read(input, s, layout));
+                } catch (IllegalArgumentException e) {
+                    problems.add("as " + format.shape() + ": " + e.getMessage());
+                }
             }
         }
-        return true;
+        if (!read.isEmpty()) {
+            return read;
+        }
+        String quoted = Quote.of(input) + " (" + input.length() + " characters)";
+        throw new IllegalArgumentException(problems.isEmpty() ? quoted + " is not an ID: " + EXPECTED
+                : quoted + " is not an ID: " + String.join("; ", problems));
     }
 
-    private static IllegalArgumentException notAnId(String input, String problem) {
-        String what = problem.isEmpty() ? " is not an ID:" : problem;
-        return new IllegalArgumentException(quote(input) + what + " " + EXPECTED);
-    }
-
-    /** The input in single quotes, cut after 60 characters so that a pasted blob stays readable. */
-    private static String quote(String input) {
-        return input.length() <= LONGEST_QUOTE ? "'" + input + "'"
-                : "'" + input.substring(0, LONGEST_QUOTE) + "...' (" + input.length() + " characters)";
+    /** The same bits under every other preset that fits them and gives a plausible time. */
+    private static List<DecodedId> otherLayouts(DecodedSnowflake read, Instant now) {
+        List<DecodedId> out = new ArrayList<>();
+        long id = read.id().id();
+        for (SnowflakeLayout layout : SnowflakeLayout.presets()) {
+            if (!layout.equals(read.id().layout()) && SnowflakeText.fitsLayout(id, layout)) {
+                DecodedSnowflake other = new DecodedSnowflake(read.input(), read.hex(), layout.decode(id));
+                if (Reading.plausible(other, now)) {
+                    out.add(other);
+                }
+            }
+        }
+        return out;
     }
 }

@@ -42,8 +42,8 @@ public final class MachineIds {
      */
     public static MachineIdLease fromVariable(String name, long maxMachineId, Map<String, String> env) {
         String value = require(name, env);
-        String source = "environment variable " + name + "=" + value;
-        return inRange(parse(value.strip(), source), maxMachineId, source);
+        String source = "environment variable " + name + "=" + printable(value);
+        return inRange(parse(value.strip(), source, maxMachineId), maxMachineId, source);
     }
 
     /**
@@ -80,7 +80,7 @@ public final class MachineIds {
             throw new IllegalArgumentException("Pod name '" + pod + "' in environment variable " + name
                     + " does not end in a StatefulSet ordinal (<name>-<number>, e.g. orders-7)");
         }
-        return inRange(parse(digits, source), maxMachineId, source);
+        return inRange(parse(digits, source, maxMachineId), maxMachineId, source);
     }
 
     private static String require(String name, Map<String, String> env) {
@@ -93,12 +93,32 @@ public final class MachineIds {
         return value;
     }
 
-    private static long parse(String text, String source) {
+    /** Only ASCII digits: {@code Long.parseLong} would also take {@code +7} and other scripts' digits. */
+    private static long parse(String text, String source, long maxMachineId) {
+        boolean digits = !text.isEmpty() && text.chars().allMatch(c -> c >= '0' && c <= '9');
         try {
-            return Long.parseLong(text);
+            if (digits) {
+                return Long.parseLong(text);
+            }
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("Machine id from " + source + " is not a decimal number", e);
+            throw new IllegalArgumentException("Machine id " + text + " from " + source
+                    + " is outside the allowed range 0.." + maxMachineId, e); // more digits than a long holds
         }
+        throw new IllegalArgumentException("Machine id '" + printable(text) + "' from " + source
+                + " is not a decimal number in 0.." + maxMachineId + " written in ASCII digits (no sign)");
+    }
+
+    /** The text with anything but printable ASCII written as a Unicode escape, safe for a log line. */
+    private static String printable(String text) {
+        StringBuilder out = new StringBuilder(text.length());
+        text.chars().forEach(c -> {
+            if (c >= 0x20 && c < 0x7f) {
+                out.append((char) c);
+            } else {
+                out.append(String.format("\\u%04x", c));
+            }
+        });
+        return out.toString();
     }
 
     private static MachineIdLease inRange(long id, long maxMachineId, String source) {

@@ -2,12 +2,13 @@ package dev.idgen.sequence;
 
 import dev.idgen.clock.ClockBackwardsPolicy;
 import dev.idgen.clock.ClockMovedBackwardsException;
+import dev.idgen.clock.ClockStats;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.Objects;
-import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,6 +18,9 @@ import org.slf4j.LoggerFactory;
  * UUIDv7 both take their (time, sequence) pairs from here. Internal; not exported.
  *
  * <p>The state is one {@code long}, {@code tick << counterBits | counter}, advanced by a single CAS.
+ * Configured by name: a {@link TickSpace} (epoch, tick length, last tick, counter bits), a
+ * {@link CounterStart}, the {@link ClockBackwardsPolicy} (reduced once, at build, to the two
+ * numbers the loop needs) and the clock; see {@link #builder(TickSpace, InstantSource)}.
  *
  * <p><b>Invariant.</b> Every successful CAS stores a value strictly greater than the one it
  * replaced, and each value returned by {@link #next()} is the value stored by that call's own
@@ -25,17 +29,32 @@ import org.slf4j.LoggerFactory;
  * increasing in (tick, counter), which carries both promises over to the IDs. Only {@link #next()}
  * and {@link #skipThrough(long)} write the state; the latter keeps the same rule (it stores only a
  * greater value) and returns nothing, so it can only take values away from those {@code next()}
- * may still return, never hand one out twice.
+ * may still return, never hand one out twice. The one exception is opt-in and not for Snowflake:
+ * {@link Builder#rebaseBeyondBound(boolean)} (see there).
  *
  * <p><b>High-water mark.</b> {@link #skipThrough(long)} marks every counter of a tick as used, so
  * the next value is in a later tick; a clock behind that tick then meets the
- * {@link ClockBackwardsPolicy} exactly as after a clock step back. A machine-id lease uses it to
- * keep a new holder of an id above the last tick an earlier holder used.
+ * {@link ClockBackwardsPolicy} exactly as after a clock step back, and a refusal names the mark.
  *
- * <p>The common case costs one clock read, one volatile read and one CAS, and allocates nothing.
- * Clock steps back and exhausted counters leave the fast path and are handled by the
- * {@link ClockBackwardsPolicy}; waits spin on {@link Thread#onSpinWait()} re-reading the injected
- * clock, so a controllable clock lets a test wait without sleeping.
+ * <p><b>Fast path.</b> The common case (the clock is in a later tick, or in the last tick with
+ * counters left) costs one clock read, one volatile read and one CAS, and allocates nothing; it
+ * counts nothing either. Everything else is the slow path ({@code slowTick}).
+ *
+ * <p><b>Waits.</b> A call waits when the last tick's counter ran out (for the next tick), or when
+ * the clock is behind the last tick within a {@code waitUpTo} bound. Every wait:
+ * <ul>
+ *   <li>re-applies the policy on each re-read of the clock: a clock that steps back further while
+ *       a call waits for the next tick is judged like any other step back, never spun through;</li>
+ *   <li>is bounded: it gives up after {@code tick + tolerance + }{@value #WAIT_SLACK_MILLIS} ms on
+ *       a monotonic time source ({@code System::nanoTime} unless injected, used only to give up,
+ *       never for ID time), so a clock that does not move fails the call instead of hanging it;</li>
+ *   <li>gives way: it spins on {@link Thread#onSpinWait()} for 100 rounds, then calls
+ *       {@link Thread#yield()} between reads, so a virtual thread lets others onto its carrier.</li>
+ * </ul>
+ * A controllable clock (and time source) lets a test wait without sleeping.
+ *
+ * <p><b>How far behind.</b> Measured in milliseconds from the clock's reading to the start of the
+ * last tick used, not in ticks: with 10 ms ticks a clock 1 ms behind is 1 ms behind.
  */
 public final class TickSequence extends TickSequenceRightPad {
 
@@ -52,80 +71,67 @@ public final class TickSequence extends TickSequenceRightPad {
     /** Before the first ID: tick -1 under a signed shift, so any real tick is newer. */
     private static final long NOTHING_ISSUED = -1L;
 
+    /** Rounds of {@link Thread#onSpinWait()} before a wait starts yielding its thread. */
+    static final int SPINS = 100;
+
+    /** What a wait may take beyond the tick length and the policy's tolerance before it gives up. */
+    public static final long WAIT_SLACK_MILLIS = 1_000;
+
+    private final TickSpace space;
     private final InstantSource clock;
-    private final long epochMillis;
-    private final long tickMillis;
-    private final long maxTick;
+    private final LongSupplier nanoTime;
     private final int counterBits;
     private final long counterMask;
-    private final long firstCounterBound;
-    private final LongSupplier randomBits;
+    private final CounterStart counterStart;
     private final ClockBackwardsPolicy policy;
-    private final boolean runsAhead;
+    /** The policy, reduced once: how far behind (or ahead) is tolerated, in milliseconds ... */
     private final long toleranceMillis;
+    /** ... and whether, within that, the IDs carry on ahead of the clock instead of waiting. */
+    private final boolean runsAhead;
+    private final boolean rebase;
+    private final long waitLimitNanos;
     private final Logger log;
+    private final Counters counters = new Counters();
 
     /** Set while a step back is being handled, so that it is logged once; cleared on a new tick. */
     private volatile boolean stepBackLogged;
+    /** The state {@link #skipThrough(long)} last stored, and the mark it stored it for. */
+    private volatile long markState = Long.MIN_VALUE;
+    private volatile long markMillis = Long.MIN_VALUE;
+    /** The last run ahead of the clock: from the clock's tick then, to the tick taken (slow path only). */
+    private volatile long ranAheadFrom;
+    private volatile long ranAheadTo = -1;
 
-    /**
-     * @param clock the only source of time
-     * @param epochMillis Unix milliseconds of tick 0
-     * @param tickMillis length of one tick in milliseconds, 1 or more
-     * @param maxTick the last tick that may be issued
-     * @param counterBits bits of counter below the tick, 1 to 31; {@code maxTick} must fit in the
-     *     remaining {@code 63 - counterBits} bits
-     * @param firstCounterBound 0 to start each new tick at counter 0, else the counter of a new tick
-     *     starts uniformly at random in {@code [0, firstCounterBound)}, at most {@code 2^counterBits}
-     * @param policy what to do when the clock reads earlier than the last tick issued
-     * @param owner the generator class, whose logger reports clock steps
-     */
-    public TickSequence(InstantSource clock, long epochMillis, long tickMillis, long maxTick,
-            int counterBits, long firstCounterBound, ClockBackwardsPolicy policy, Class<?> owner) {
-        this(clock, epochMillis, tickMillis, maxTick, counterBits, firstCounterBound,
-                () -> ThreadLocalRandom.current().nextLong(), policy, owner);
+    private TickSequence(Builder b) {
+        this.space = b.space;
+        this.clock = b.clock;
+        this.nanoTime = b.nanoTime;
+        this.counterBits = space.counterBits();
+        this.counterMask = space.counterMask();
+        if (b.counterStart.bound() > (1L << counterBits)) {
+            throw new IllegalArgumentException("counter start bound " + b.counterStart.bound()
+                    + " is outside the allowed range 0.." + (1L << counterBits) + " (2^" + counterBits + ")");
+        }
+        this.counterStart = b.counterStart;
+        this.policy = b.policy;
+        this.toleranceMillis = policy.tolerance().toMillis();
+        this.runsAhead = policy instanceof ClockBackwardsPolicy.RunAhead;
+        this.rebase = b.rebase;
+        this.waitLimitNanos = (space.tickMillis() + toleranceMillis + WAIT_SLACK_MILLIS) * 1_000_000L;
+        this.log = LoggerFactory.getLogger(b.owner);
+        this.state = NOTHING_ISSUED;
     }
 
     /**
-     * As the other constructor, with the random bits that seed each new tick's counter given.
+     * A builder: counters start at 0, policy {@link ClockBackwardsPolicy#defaultPolicy()}, waits
+     * bounded on {@code System::nanoTime}, logging as {@code TickSequence}.
      *
-     * @param clock the only source of time
-     * @param epochMillis Unix milliseconds of tick 0
-     * @param tickMillis length of one tick in milliseconds, 1 or more
-     * @param maxTick the last tick that may be issued
-     * @param counterBits bits of counter below the tick, 1 to 31; {@code maxTick} must fit in the
-     *     remaining {@code 63 - counterBits} bits
-     * @param firstCounterBound 0 to start each new tick at counter 0, else the counter of a new tick
-     *     starts at {@code randomBits} reduced into {@code [0, firstCounterBound)}, at most
-     *     {@code 2^counterBits} (uniform when the bound is a power of two)
-     * @param randomBits 64 random bits a call, drawn once per new tick (not per ID) when
-     *     {@code firstCounterBound > 0}
-     * @param policy what to do when the clock reads earlier than the last tick issued
-     * @param owner the generator class, whose logger reports clock steps
+     * @param space the ticks and counter bits
+     * @param clock the only source of ID time
+     * @return a new builder
      */
-    public TickSequence(InstantSource clock, long epochMillis, long tickMillis, long maxTick,
-            int counterBits, long firstCounterBound, LongSupplier randomBits, ClockBackwardsPolicy policy,
-            Class<?> owner) {
-        this.randomBits = Objects.requireNonNull(randomBits, "randomBits");
-        this.clock = Objects.requireNonNull(clock, "clock");
-        this.policy = Objects.requireNonNull(policy, "policy");
-        if (tickMillis < 1 || counterBits < 1 || counterBits > 31 || maxTick < 0
-                || maxTick > (Long.MAX_VALUE >> counterBits)
-                || firstCounterBound < 0 || firstCounterBound > (1L << counterBits)) {
-            throw new IllegalArgumentException("tick sequence parameters out of range: tickMillis="
-                    + tickMillis + ", counterBits=" + counterBits + ", maxTick=" + maxTick
-                    + ", firstCounterBound=" + firstCounterBound);
-        }
-        this.epochMillis = epochMillis;
-        this.tickMillis = tickMillis;
-        this.maxTick = maxTick;
-        this.counterBits = counterBits;
-        this.counterMask = (1L << counterBits) - 1;
-        this.firstCounterBound = firstCounterBound;
-        this.runsAhead = policy instanceof ClockBackwardsPolicy.RunAhead;
-        this.toleranceMillis = policy.tolerance().toMillis();
-        this.log = LoggerFactory.getLogger(owner);
-        this.state = NOTHING_ISSUED;
+    public static Builder builder(TickSpace space, InstantSource clock) {
+        return new Builder(space, clock);
     }
 
     /**
@@ -134,8 +140,8 @@ public final class TickSequence extends TickSequenceRightPad {
      * @return {@code tick << counterBits | counter}, greater than every value returned before
      * @throws ClockMovedBackwardsException if the clock is behind the last tick by more than the
      *     policy allows
-     * @throws IllegalStateException if the clock is outside the ticks this sequence can issue, or the
-     *     thread is interrupted while waiting for the clock
+     * @throws IllegalStateException if the clock is outside the ticks this sequence can issue, a wait
+     *     for the clock reached its bound, or the thread is interrupted while waiting for the clock
      */
     public long next() {
         final long reading = currentTick();
@@ -143,16 +149,26 @@ public final class TickSequence extends TickSequenceRightPad {
         for (;;) {
             final long prev = state;
             final long last = prev >> counterBits;
-            final long next;
+            long next;
             if (now > last) {
-                next = now << counterBits | firstCounter();
-            } else if (now < last) {
-                now = clockBehind(last);
-                continue;
-            } else if ((prev & counterMask) != counterMask) {
+                next = now << counterBits | counterStart.draw();
+            } else if (now == last && (prev & counterMask) != counterMask) {
                 next = prev + 1;
             } else {
-                now = counterExhausted(last);
+                now = slowTick(last, (prev & counterMask) == counterMask);
+                if (now >= 0) {
+                    continue;
+                }
+                // re-base (opted into, never for Snowflake): store a smaller value, once
+                now = ~now;
+                next = now << counterBits | counterStart.draw();
+                if (STATE.compareAndSet(this, prev, next)) {
+                    log.warn("Clock is further behind the last tick used ({}) than policy {} allows; re-basing:"
+                            + " carrying on from the clock at {}, below earlier values",
+                            Instant.ofEpochMilli(space.startMillis(last)), policy,
+                            Instant.ofEpochMilli(space.startMillis(now)));
+                    return next;
+                }
                 continue;
             }
             if (STATE.compareAndSet(this, prev, next)) {
@@ -163,7 +179,7 @@ public final class TickSequence extends TickSequenceRightPad {
                 return next;
             }
             // Lost the race: another call advanced the state, possibly to a tick read after ours;
-            // the loop re-reads the state, and clockBehind() re-reads the clock before judging.
+            // the loop re-reads the state, and slowTick() re-reads the clock before judging.
         }
     }
 
@@ -183,6 +199,11 @@ public final class TickSequence extends TickSequenceRightPad {
         return value & counterMask;
     }
 
+    /** {@return the tick space} */
+    public TickSpace space() {
+        return space;
+    }
+
     /**
      * @return the last tick issued, or -1 before the first
      */
@@ -197,7 +218,7 @@ public final class TickSequence extends TickSequenceRightPad {
      */
     public long lastMillisCovered() {
         long last = lastTick();
-        return last < 0 ? Long.MIN_VALUE : epochMillis + (last + 1) * tickMillis - 1;
+        return last < 0 ? Long.MIN_VALUE : space.lastMillis(last);
     }
 
     /**
@@ -209,10 +230,10 @@ public final class TickSequence extends TickSequenceRightPad {
      * @param unixMillis the last Unix millisecond that must not be issued again
      */
     public void skipThrough(long unixMillis) {
-        if (unixMillis < epochMillis) {
+        long tick = Math.min(space.clampedTickAt(unixMillis), space.maxTick());
+        if (tick < 0) {
             return; // before tick 0: nothing this sequence could issue is at or below it
         }
-        long tick = Math.min((unixMillis - epochMillis) / tickMillis, maxTick);
         long target = tick << counterBits | counterMask;
         for (;;) {
             long prev = state;
@@ -221,6 +242,8 @@ public final class TickSequence extends TickSequenceRightPad {
             }
             // keeps the invariant: stores only a value greater than the one it replaces
             if (STATE.compareAndSet(this, prev, target)) {
+                markMillis = unixMillis;
+                markState = target;
                 return;
             }
         }
@@ -230,97 +253,239 @@ public final class TickSequence extends TickSequenceRightPad {
      * The current tick of the clock, checked against the range this sequence can issue.
      *
      * @return the tick the clock reads now
+     * @throws IllegalStateException if the clock reads a time before tick 0 or after the last tick
      */
     public long currentTick() {
-        long millis = clock.millis();
-        long sinceEpoch = millis - epochMillis;
-        if (sinceEpoch < 0) {
-            throw outOfRange(millis, "before");
-        }
-        long tick = tickMillis == 1 ? sinceEpoch : sinceEpoch / tickMillis;
-        if (tick > maxTick) {
-            throw outOfRange(millis, "after");
+        return tickAt(clock.millis());
+    }
+
+    /** {@return what the clock has done to this sequence so far} */
+    public ClockStats clockStats() {
+        return counters.snapshot();
+    }
+
+    private long tickAt(long millis) {
+        long tick = space.clampedTickAt(millis);
+        if (tick < 0 || tick > space.maxTick()) {
+            throw new IllegalStateException("Clock reads " + Instant.ofEpochMilli(millis) + ", "
+                    + (tick < 0 ? "before" : "after") + " the range this generator can encode: "
+                    + space.first() + " to " + space.last());
         }
         return tick;
     }
 
-    private long firstCounter() {
-        return firstCounterBound == 0 ? 0 : Math.floorMod(randomBits.getAsLong(), firstCounterBound);
-    }
-
-    /** The clock read earlier than {@code last}: re-read it, then apply the policy. */
-    private long clockBehind(long last) {
-        long now = currentTick();
-        if (now >= last) {
-            return now; // our first reading lost a race with a call that read the clock later
-        }
-        long behindMillis = (last - now) * tickMillis;
-        if (behindMillis > toleranceMillis) {
-            logStepBack(behindMillis, "refusing to generate ids");
-            throw new ClockMovedBackwardsException(behindMillis, policy);
-        }
-        if (runsAhead) {
-            logStepBack(behindMillis, "carrying on from the last tick, ahead of the clock");
-            return last;
-        }
-        logStepBack(behindMillis, "waiting for the clock to catch up");
-        while (now < last) {
-            awaitClock(last);
-            now = currentTick();
-            behindMillis = (last - now) * tickMillis;
-            if (behindMillis > toleranceMillis) {
-                logStepBack(behindMillis, "refusing to generate ids");
-                throw new ClockMovedBackwardsException(behindMillis, policy);
-            }
-        }
-        return now;
-    }
-
     /**
-     * Every counter value of tick {@code last} is used: take the next tick, waiting for the clock
-     * to reach it unless the policy lets the IDs run ahead of the clock.
+     * The slow path: the clock is behind the last tick, or the last tick's counter ran out. Re-reads
+     * the clock until it can answer, applying the policy to every reading.
+     *
+     * @param last the last tick used
+     * @param exhausted whether its counter ran out, so the next value needs a later tick
+     * @return the tick to retry with, {@code >= 0}; or {@code ~tick} (negative) to re-base on it
      */
-    private long counterExhausted(long last) {
-        long next = last + 1;
-        if (next > maxTick) {
-            throw new IllegalStateException("Every id up to the last tick " + maxTick + " ("
-                    + instantOf(maxTick) + ") is used; no later id fits the layout");
+    private long slowTick(long last, boolean exhausted) {
+        final long target = exhausted ? last + 1 : last;
+        if (target > space.maxTick()) {
+            throw new IllegalStateException("Every id up to the last tick " + space.maxTick() + " ("
+                    + space.last() + ") is used; no later id fits the layout");
         }
-        long now = currentTick();
-        while (now <= last) {
-            if (runsAhead && (next - now) * tickMillis <= toleranceMillis) {
-                return next;
+        long waitStart = 0;
+        int rounds = 0;
+        for (;;) {
+            final long millis = clock.millis();
+            final long now = tickAt(millis);
+            if (now >= target) {
+                return now; // includes a first reading that only lost a race with a later one
             }
-            awaitClock(next);
-            now = currentTick();
+            boolean behind = now < last;
+            // behind because the clock stepped back, or only because IDs ran ahead of a clock that
+            // has not gone back since (for the counts and the log; the policy judges both alike)
+            boolean steppedBack = behind && !(last <= ranAheadTo && now >= ranAheadFrom);
+            if (behind) {
+                long behindMillis = space.startMillis(last) - millis; // > 0, in ms, not in ticks
+                if (steppedBack) {
+                    counters.stepBack(behindMillis, !stepBackLogged);
+                }
+                if (behindMillis > toleranceMillis) {
+                    if (rebase) {
+                        return ~now;
+                    }
+                    logStepBack(behindMillis, "refusing to generate ids");
+                    counters.refused(millis);
+                    throw refusal(behindMillis, millis);
+                }
+            }
+            // how far ahead of this reading the target tick starts (> 0)
+            long aheadMillis = space.startMillis(target) - millis;
+            if (runsAhead && aheadMillis <= toleranceMillis) {
+                if (steppedBack) {
+                    logStepBack(space.startMillis(last) - millis, "carrying on from the last tick, ahead of the clock");
+                    ranAheadFrom = now;
+                } else if (!behind) {
+                    ranAheadFrom = now;
+                }
+                ranAheadTo = target;
+                counters.ranAhead();
+                return target;
+            }
+            if (rounds == 0) {
+                if (steppedBack) {
+                    logStepBack(space.startMillis(last) - millis, "waiting for the clock to catch up");
+                }
+                counters.waited();
+                waitStart = nanoTime.getAsLong();
+            } else if (nanoTime.getAsLong() - waitStart > waitLimitNanos) {
+                counters.refused(millis);
+                throw new IllegalStateException("Waited " + waitLimitNanos / 1_000_000 + " ms (the bound: tick "
+                        + space.tickMillis() + " ms + policy " + policy + " + " + WAIT_SLACK_MILLIS
+                        + " ms) for the clock to reach " + Instant.ofEpochMilli(space.startMillis(target))
+                        + ", but it still reads " + Instant.ofEpochMilli(millis) + "; is it frozen? No id was generated");
+            }
+            pause(target, rounds++);
         }
-        return now;
     }
 
-    private void awaitClock(long tick) {
+    private ClockMovedBackwardsException refusal(long behindMillis, long clockMillis) {
+        long mark = markMillis;
+        if (state == markState && mark != Long.MIN_VALUE) {
+            // the last tick is a mark raised from a lease, not an ID this process made
+            return new ClockMovedBackwardsException(behindMillis, "Clock moved backwards behind the machine id's"
+                    + " high-water mark: refusing to generate id for " + behindMillis + " milliseconds (policy "
+                    + policy + "); the machine id's high-water mark from an earlier holder, "
+                    + Instant.ofEpochMilli(mark) + ", is " + (mark - clockMillis) + " ms ahead of the clock ("
+                    + Instant.ofEpochMilli(clockMillis) + ")");
+        }
+        return new ClockMovedBackwardsException(behindMillis, policy);
+    }
+
+    private void pause(long tick, int rounds) {
         if (Thread.currentThread().isInterrupted()) {
             throw new IllegalStateException("Interrupted while waiting for the clock to reach "
-                    + instantOf(tick) + "; no id was generated");
+                    + Instant.ofEpochMilli(space.startMillis(tick)) + "; no id was generated");
         }
-        Thread.onSpinWait();
+        if (rounds < SPINS) {
+            Thread.onSpinWait();
+        } else {
+            Thread.yield(); // gives way: on a virtual thread, lets another run on this carrier
+        }
     }
 
     private void logStepBack(long behindMillis, String action) {
         if (!stepBackLogged) {
             stepBackLogged = true;
             log.warn("Clock is {} ms behind the last tick used ({}); policy {}: {}",
-                    behindMillis, instantOf(lastTick()), policy, action);
+                    behindMillis, Instant.ofEpochMilli(space.startMillis(lastTick())), policy, action);
         }
     }
 
-    private Instant instantOf(long tick) {
-        return Instant.ofEpochMilli(epochMillis + tick * tickMillis);
+    /** Counts for {@link ClockStats}: written only on the slow path. */
+    private static final class Counters {
+        private final AtomicLong stepsBack = new AtomicLong();
+        private final AtomicLong maxStepBackMillis = new AtomicLong();
+        private final AtomicLong tickWaits = new AtomicLong();
+        private final AtomicLong refusals = new AtomicLong();
+        private final AtomicLong runAheads = new AtomicLong();
+        private final AtomicLong lastRefusalMillis = new AtomicLong(Long.MIN_VALUE);
+
+        void stepBack(long millis, boolean isNew) {
+            if (isNew) {
+                stepsBack.incrementAndGet();
+            }
+            maxStepBackMillis.accumulateAndGet(millis, Math::max);
+        }
+
+        void waited() {
+            tickWaits.incrementAndGet();
+        }
+
+        void ranAhead() {
+            runAheads.incrementAndGet();
+        }
+
+        void refused(long clockMillis) {
+            refusals.incrementAndGet();
+            lastRefusalMillis.set(clockMillis);
+        }
+
+        ClockStats snapshot() {
+            return new ClockStats(stepsBack.get(), maxStepBackMillis.get(), tickWaits.get(), refusals.get(),
+                    runAheads.get(), lastRefusalMillis.get());
+        }
     }
 
-    private IllegalStateException outOfRange(long millis, String side) {
-        return new IllegalStateException("Clock reads " + Instant.ofEpochMilli(millis) + ", " + side
-                + " the range this generator can encode: " + instantOf(0) + " to "
-                + instantOf(maxTick + 1).minusMillis(1));
+    /** Configures a {@link TickSequence}. Not thread-safe. */
+    public static final class Builder {
+        private final TickSpace space;
+        private final InstantSource clock;
+        private CounterStart counterStart = CounterStart.zero();
+        private ClockBackwardsPolicy policy = ClockBackwardsPolicy.defaultPolicy();
+        private boolean rebase;
+        private LongSupplier nanoTime = System::nanoTime;
+        private Class<?> owner = TickSequence.class;
+
+        private Builder(TickSpace space, InstantSource clock) {
+            this.space = Objects.requireNonNull(space, "space");
+            this.clock = Objects.requireNonNull(clock, "clock");
+        }
+
+        /**
+         * @param start where each new tick's counter starts; default {@link CounterStart#zero()}
+         * @return this builder
+         */
+        public Builder counterStart(CounterStart start) {
+            this.counterStart = Objects.requireNonNull(start, "start");
+            return this;
+        }
+
+        /**
+         * @param policy what to do when the clock reads earlier than the last tick issued
+         * @return this builder
+         */
+        public Builder policy(ClockBackwardsPolicy policy) {
+            this.policy = Objects.requireNonNull(policy, "policy");
+            return this;
+        }
+
+        /**
+         * Whether a step back further than the policy's bound re-bases the sequence on the clock
+         * (stores the clock's tick, below earlier values, once, logged at warn) instead of refusing.
+         * This gives up the invariant across that one step: values after it are greater than each
+         * other, not than those before. Only for callers whose IDs stay unique without it (UUIDv7's
+         * fresh random bits); a Snowflake ID would repeat.
+         *
+         * @param rebase default {@code false}
+         * @return this builder
+         */
+        public Builder rebaseBeyondBound(boolean rebase) {
+            this.rebase = rebase;
+            return this;
+        }
+
+        /**
+         * @param nanoTime a monotonic time source used only to bound waits, never for ID time;
+         *     default {@code System::nanoTime}
+         * @return this builder
+         */
+        public Builder waitTimer(LongSupplier nanoTime) {
+            this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
+            return this;
+        }
+
+        /**
+         * @param owner the generator class, whose logger reports clock steps
+         * @return this builder
+         */
+        public Builder logAs(Class<?> owner) {
+            this.owner = Objects.requireNonNull(owner, "owner");
+            return this;
+        }
+
+        /**
+         * @return a new sequence, before its first value
+         * @throws IllegalArgumentException if the counter start bound exceeds {@code 2^counterBits}
+         */
+        public TickSequence build() {
+            return new TickSequence(this);
+        }
     }
 }
 

@@ -2,14 +2,19 @@ package dev.idgen.snowflake;
 
 import dev.idgen.clock.ClockMovedBackwardsException;
 import dev.idgen.clock.ClockBackwardsPolicy;
+import dev.idgen.clock.ClockStats;
 import dev.idgen.LongIdGenerator;
 import dev.idgen.machine.MachineIdLease;
 import dev.idgen.machine.MachineIdLostException;
 import dev.idgen.machine.spi.FencingLease;
 import dev.idgen.machine.spi.MachineIdUser;
+import dev.idgen.sequence.CounterStart;
 import dev.idgen.sequence.TickSequence;
+import dev.idgen.sequence.TickSpace;
 import java.time.InstantSource;
 import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.LongSupplier;
 
 /**
  * Makes 64-bit Snowflake IDs: {@code timestamp | machine id | sequence}, cut as its
@@ -57,10 +62,16 @@ public final class SnowflakeGenerator implements LongIdGenerator {
         this.timestampShift = layout.timestampShift();
         this.sequenceShift = layout.sequenceShift();
         this.machineField = lease.machineId() << layout.machineShift();
-        long firstSequenceBound = b.randomSequenceStart ? (layout.maxSequence() + 1) / 2 : 0;
-        this.sequence = new TickSequence(b.clock, layout.epoch().toEpochMilli(), layout.tickMillis(),
-                layout.maxTimestamp(), layout.sequenceBits(), firstSequenceBound, policy,
-                SnowflakeGenerator.class);
+        TickSpace space = new TickSpace(layout.epoch().toEpochMilli(), layout.tickMillis(),
+                layout.maxTimestamp(), layout.sequenceBits());
+        this.sequence = TickSequence.builder(space, b.clock)
+                .counterStart(b.randomSequenceStart
+                        ? CounterStart.randomBelow((layout.maxSequence() + 1) / 2, () -> ThreadLocalRandom.current().nextLong())
+                        : CounterStart.zero())
+                .policy(policy)
+                .waitTimer(b.waitTimer)
+                .logAs(SnowflakeGenerator.class)
+                .build();
         // before the first ID: start above the last time an earlier holder of the id used
         this.sequence.skipThrough(lease.highWaterMark());
         // a lease that can be lost opens the fence itself when the generator attaches to it
@@ -92,7 +103,9 @@ public final class SnowflakeGenerator implements LongIdGenerator {
         long pair = sequence.next();
         long tick = sequence.tickOf(pair);
         // Act, then check: the fence is compared with the tick this ID carries, after the CAS that
-        // took it, so a call paused anywhere before this line is judged by the time it stamps.
+        // took it, so a call paused anywhere before this line is judged by the time it stamps. The
+        // read of this.fenceTick also keeps this generator reachable until the pair is taken, which
+        // the fixed-id registry (a weak reference) relies on.
         if (tick >= fenceTick) {
             throw new MachineIdLostException(lease);
         }
@@ -135,6 +148,16 @@ public final class SnowflakeGenerator implements LongIdGenerator {
         return policy;
     }
 
+    /**
+     * What the clock has done to this generator since it was built: steps back, waits, refusals,
+     * run-aheads. Counted only off the fast path; see {@link ClockStats}.
+     *
+     * @return a snapshot
+     */
+    public ClockStats clockStats() {
+        return sequence.clockStats();
+    }
+
     /** The face a {@link FencingLease} sees: mark and fence, kept off the generator's public API. */
     private final class LeaseView implements MachineIdUser {
         @Override
@@ -149,10 +172,10 @@ public final class SnowflakeGenerator implements LongIdGenerator {
 
         @Override
         public void fenceFrom(long unixMillis) {
-            long epoch = layout.epoch().toEpochMilli();
-            // tick t is allowed while its last millisecond is before the fence: t < (fence - epoch) / tick
+            // tick t is allowed while its last millisecond is before the fence: t < (fence - epoch) / tick,
+            // computed without overflow for any long (before the epoch: 0, every tick refused)
             fenceTick = unixMillis == Long.MAX_VALUE ? Long.MAX_VALUE
-                    : unixMillis <= epoch ? 0 : (unixMillis - epoch) / layout.tickMillis();
+                    : Math.max(0, sequence.space().clampedTickAt(unixMillis));
         }
     }
 
@@ -168,6 +191,7 @@ public final class SnowflakeGenerator implements LongIdGenerator {
         private InstantSource clock = InstantSource.system();
         private ClockBackwardsPolicy policy = ClockBackwardsPolicy.defaultPolicy();
         private boolean randomSequenceStart;
+        private LongSupplier waitTimer = System::nanoTime;
 
         private Builder() {
         }
@@ -244,11 +268,25 @@ public final class SnowflakeGenerator implements LongIdGenerator {
             return this;
         }
 
+        /** For tests: the monotonic time source that bounds waits (never ID time). */
+        Builder waitTimer(LongSupplier nanoTime) {
+            this.waitTimer = Objects.requireNonNull(nanoTime, "nanoTime");
+            return this;
+        }
+
         /**
+         * Builds the generator. A fixed machine id (not a {@link FencingLease}) on the system clock
+         * is registered for this JVM: while a generator built earlier with the same layout and
+         * machine id is still reachable, this fails naming it (two would make the same IDs); once
+         * that one is unreachable (this method asks the JVM to collect it, a few times), the new
+         * generator starts above the last tick it used. Generators on an injected clock (tests)
+         * are not registered.
+         *
          * @return a new generator
          * @throws IllegalArgumentException if no machine id was set, the machine id is outside the
-         *     layout, or the clock reads a time the layout cannot encode (the epoch is in the
-         *     future, or the layout has run out)
+         *     layout, the clock reads a time the layout cannot encode (the epoch is in the
+         *     future, or the layout has run out), or a live generator in this JVM already uses
+         *     the same fixed machine id and layout on the system clock
          */
         public SnowflakeGenerator build() {
             if (lease == null) {
@@ -273,6 +311,8 @@ public final class SnowflakeGenerator implements LongIdGenerator {
             }
             if (lease instanceof FencingLease fencing) {
                 fencing.attach(generator.new LeaseView());
+            } else if (MachineIdRegistry.covers(clock)) {
+                MachineIdRegistry.register(generator, generator.sequence);
             }
             return generator;
         }

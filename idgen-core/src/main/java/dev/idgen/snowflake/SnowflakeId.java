@@ -1,5 +1,6 @@
 package dev.idgen.snowflake;
 
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -60,24 +61,47 @@ public record SnowflakeId(long id, java.time.Instant timestamp, long machineId, 
     }
 
     /**
-     * The machine field for people: the number, and for a 10-bit field its two 5-bit halves under the
-     * names the layout's authors use (Twitter: datacenter and worker; Discord: internal worker and
-     * internal process).
+     * One named part of the machine field, as the layout names them ({@link SnowflakeLayout#machineParts()}).
      *
-     * @return e.g. {@code 32 (worker 1, process 0)} for Discord, {@code 42} for a 13-bit shard
+     * @param name a part name of the layout, such as {@code "datacenter"} or {@code "shard"}
+     * @return its value
+     * @throws IllegalArgumentException if the layout has no part of that name; the message lists the parts
+     */
+    public long machinePart(String name) {
+        List<SnowflakeLayout.Part> parts = layout.machineParts();
+        int below = layout.machineBits();
+        for (SnowflakeLayout.Part part : parts) {
+            below -= part.bits();
+            if (part.name().equals(name)) {
+                return machineId >>> below & ((1L << part.bits()) - 1);
+            }
+        }
+        throw new IllegalArgumentException("layout " + layout.name() + " has no machine part named '" + name
+                + "'; its parts: " + parts.stream().map(SnowflakeLayout.Part::name).toList());
+    }
+
+    /**
+     * The machine field for people: the number, and when the layout splits it, each part under its
+     * name (Twitter: datacenter and worker; Discord: worker and process).
+     *
+     * @return e.g. {@code 32 (worker 1, process 0)} for Discord, {@code 42} for Instagram's shard
      */
     public String machineDescription() {
-        if (layout.machineBits() != 2 * WORKER_BITS) {
+        List<SnowflakeLayout.Part> parts = layout.machineParts();
+        if (parts.size() < 2) {
             return Long.toString(machineId);
         }
-        boolean discord = layout.equals(SnowflakeLayout.DISCORD);
-        return machineId + " (" + (discord ? "worker " : "datacenter ") + datacenterId()
-                + (discord ? ", process " : ", worker ") + workerId() + ")";
+        StringBuilder out = new StringBuilder().append(machineId).append(" (");
+        for (int i = 0; i < parts.size(); i++) {
+            out.append(i == 0 ? "" : ", ").append(parts.get(i).name()).append(' ')
+                    .append(machinePart(parts.get(i).name()));
+        }
+        return out.append(')').toString();
     }
 
     @Override
     public String toString() {
         return "SnowflakeId[" + Long.toUnsignedString(id) + " layout=" + layout.name()
-                + " timestamp=" + timestamp + " machine=" + machineDescription() + " sequence=" + sequence + "]";
+                + " timestamp=" + timestamp + " machine=" + machineDescription() + " " + layout.sequenceName() + "=" + sequence + "]";
     }
 }

@@ -1,35 +1,43 @@
 package dev.idgen.snowflake;
 
+import dev.idgen.text.Quote;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.stream.Collectors;
 
 /**
- * How a 64-bit Snowflake ID is cut into fields: a timestamp in ticks since an epoch, a machine id
- * and a per-tick sequence, in one of two {@link FieldOrder orders}.
+ * How a Snowflake ID is cut into fields: a timestamp in ticks since an epoch, a machine id and a
+ * per-tick sequence, in one of two {@link FieldOrder orders}, each field under the name its authors
+ * use (Twitter's datacenter and worker, Discord's worker, process and increment, Instagram's shard).
  *
- * <p>The fields fill either the 63 bits below the sign bit (Twitter, Sonyflake) or all 64 bits, as
- * Discord and Instagram document their layouts; then the sign bit is the top bit of the timestamp.
- * Either way a generator makes only non-negative IDs: in a 64-bit layout it stops while that top
- * bit is still 0 ({@link #maxTimestamp()}, {@link #lastInstant()}), and {@link #decode(long)} reads
- * a negative ID as the unsigned form such a layout documents.
+ * <p>The fields fill at most the 63 bits below the sign bit (Twitter, Sonyflake, or fewer, as
+ * {@link #JS_SAFE}), or all 64 bits, as Discord and Instagram document their layouts; then the sign
+ * bit is the top bit of the timestamp. Either way a generator makes only non-negative IDs: in a
+ * 64-bit layout it stops while that top bit is still 0 ({@link #maxTimestamp()},
+ * {@link #lastInstant()}), and {@link #decode(long)} reads a negative ID as the unsigned form such a
+ * layout documents.
  *
- * <p>A layout checks itself when made: the bits add up to 63 or 64, the sequence has 1 to 31 bits,
- * the tick is a whole number of milliseconds, and every instant it can encode is a valid Unix
- * millisecond. Sorting the IDs of one machine sorts them by (tick, sequence).
+ * <p>A layout checks itself when built, and every refusal names the value and what is allowed: the
+ * bits add up to at most 63, or exactly 64; the sequence has 1 to 31 bits; the epoch is a whole
+ * Unix millisecond, not before 1970; the tick is a whole number of milliseconds; every instant it
+ * can encode is a valid Unix millisecond; named machine parts add up to the machine bits; a layout
+ * that promises {@link #javaScriptSafe() JavaScript-safe} IDs has at most 53 bits. Sorting the IDs
+ * of one machine sorts them by (tick, sequence).
  *
- * @param name a short name for messages, such as {@code "twitter"}
- * @param timestampBits bits of the tick count, 1 or more
- * @param machineBits bits of the machine id, 0 or more
- * @param sequenceBits bits of the per-tick sequence, 1 to 31
- * @param epoch the instant of tick 0
- * @param tick the length of one tick, a whole number of milliseconds
- * @param fieldOrder where the machine id and the sequence sit below the timestamp
+ * <pre>{@code
+ * SnowflakeLayout mine = SnowflakeLayout.custom("mine")
+ *         .epoch(Instant.parse("2024-01-01T00:00:00Z"))
+ *         .timestampBits(41)
+ *         .machine("region", 3).machine("node", 7)    // or .machineBits(10), one field "machine"
+ *         .sequenceBits(12)
+ *         .build();
+ * }</pre>
  */
-public record SnowflakeLayout(String name, int timestampBits, int machineBits, int sequenceBits,
-        Instant epoch, Duration tick, FieldOrder fieldOrder) {
+public final class SnowflakeLayout {
 
     /** The order of the two fields below the timestamp, from high bits to low. */
     public enum FieldOrder {
@@ -39,122 +47,216 @@ public record SnowflakeLayout(String name, int timestampBits, int machineBits, i
         TIME_SEQUENCE_MACHINE
     }
 
+    /**
+     * One named part of the machine field, such as Twitter's 5-bit {@code datacenter}. The parts of
+     * a layout fill its machine field from the high bits down.
+     *
+     * @param name the part's name, as the layout's authors call it
+     * @param bits its width, 1 or more
+     */
+    public record Part(String name, int bits) {
+
+        /**
+         * @param name the part's name
+         * @param bits its width, 1 or more
+         * @throws IllegalArgumentException if the name is blank or the width below 1
+         */
+        public Part {
+            Objects.requireNonNull(name, "name");
+            if (name.isBlank() || bits < 1) {
+                throw new IllegalArgumentException("machine part '" + name + "' of " + bits
+                        + " bits; allowed: a name that is not blank and 1 or more bits");
+            }
+        }
+    }
+
     /** Bits below the sign bit. */
     private static final int SIGNED_BITS = 63;
 
+    /** Bits of a JavaScript {@code Number}'s integer range: every integer up to 2^53 - 1 is exact. */
+    public static final int JAVASCRIPT_SAFE_BITS = 53;
+
     /**
      * Twitter's layout: 41 bits of milliseconds since 2010-11-04T01:42:54.657Z (twepoch
-     * 1288834974657), 10 machine bits (5 datacenter + 5 worker), 12 sequence bits. Lasts until
-     * 2080-07-10; 4,096 IDs per millisecond per machine.
+     * 1288834974657), 10 machine bits (5 {@code datacenter} + 5 {@code worker}), 12 sequence bits.
+     * Lasts until 2080-07-10; 4,096 IDs per millisecond per machine.
      */
-    public static final SnowflakeLayout TWITTER = new SnowflakeLayout("twitter", 41, 10, 12,
-            Instant.ofEpochMilli(1288834974657L), Duration.ofMillis(1), FieldOrder.TIME_MACHINE_SEQUENCE);
+    public static final SnowflakeLayout TWITTER = custom("twitter").epoch(Instant.ofEpochMilli(1288834974657L))
+            .timestampBits(41).machine("datacenter", 5).machine("worker", 5).sequenceBits(12).build();
 
     /**
      * Discord's layout: 42 bits of milliseconds since 2015-01-01T00:00:00Z (1420070400000), the sign
-     * bit included, then 5 worker + 5 process bits and 12 increment bits. Generators stop where the
-     * sign bit would be set (2084-09-06); {@link #decode(long)} reads the unsigned form too.
+     * bit included, then 5 {@code worker} + 5 {@code process} bits and 12 {@code increment} bits.
+     * Generators stop where the sign bit would be set (2084-09-06); {@link #decode(long)} reads the
+     * unsigned form too.
      */
-    public static final SnowflakeLayout DISCORD = new SnowflakeLayout("discord", 42, 10, 12,
-            Instant.ofEpochMilli(1420070400000L), Duration.ofMillis(1), FieldOrder.TIME_MACHINE_SEQUENCE);
+    public static final SnowflakeLayout DISCORD = custom("discord").epoch(Instant.ofEpochMilli(1420070400000L))
+            .timestampBits(42).machine("worker", 5).machine("process", 5).sequence("increment", 12).build();
 
     /**
      * Instagram's layout: 41 bits of milliseconds since 1314220021721 (2011-08-24T21:07:01.721Z), the
-     * sign bit included, then 13 shard bits and 10 sequence bits. Generators stop where the sign bit
-     * would be set (2046-06-27).
+     * sign bit included, then 13 {@code shard} bits and 10 sequence bits. Generators stop where the
+     * sign bit would be set (2046-06-27).
      */
-    public static final SnowflakeLayout INSTAGRAM = new SnowflakeLayout("instagram", 41, 13, 10,
-            Instant.ofEpochMilli(1314220021721L), Duration.ofMillis(1), FieldOrder.TIME_MACHINE_SEQUENCE);
+    public static final SnowflakeLayout INSTAGRAM = custom("instagram").epoch(Instant.ofEpochMilli(1314220021721L))
+            .timestampBits(41).machine("shard", 13).sequenceBits(10).build();
 
     /**
      * Sonyflake's layout: 39 bits of 10 ms ticks since 2014-09-01T00:00:00Z, then 8 sequence bits,
      * then 16 machine bits (its fields are in the order time, sequence, machine). Lasts about 174
      * years; 256 IDs per 10 ms per machine.
      */
-    public static final SnowflakeLayout SONYFLAKE = new SnowflakeLayout("sonyflake", 39, 16, 8,
-            Instant.parse("2014-09-01T00:00:00Z"), Duration.ofMillis(10), FieldOrder.TIME_SEQUENCE_MACHINE);
+    public static final SnowflakeLayout SONYFLAKE = custom("sonyflake").epoch(Instant.parse("2014-09-01T00:00:00Z"))
+            .tick(Duration.ofMillis(10)).timestampBits(39).machineBits(16).sequenceBits(8)
+            .fieldOrder(FieldOrder.TIME_SEQUENCE_MACHINE).build();
 
     /**
-     * Checks the layout.
-     *
-     * @param name a short name for messages
-     * @param timestampBits bits of the tick count
-     * @param machineBits bits of the machine id
-     * @param sequenceBits bits of the per-tick sequence
-     * @param epoch the instant of tick 0
-     * @param tick the length of one tick
-     * @param fieldOrder where the machine id and the sequence sit below the timestamp
-     * @throws IllegalArgumentException if a field is out of range or the bits do not add up to 63
+     * A layout whose every ID is at most 2^53 - 1, so that it survives a JSON number in a browser
+     * ({@code Number.MAX_SAFE_INTEGER}): 38 bits of 10 ms ticks since 2025-01-01T00:00:00Z (until
+     * 2112-02-09, about 87 years), 7 machine bits (128 machines), 8 sequence bits (256 IDs per 10 ms,
+     * 25,600 per second per machine). Why this split: see {@code docs/snowflake.md}.
      */
-    public SnowflakeLayout {
-        Objects.requireNonNull(name, "name");
-        Objects.requireNonNull(epoch, "epoch");
-        Objects.requireNonNull(tick, "tick");
-        Objects.requireNonNull(fieldOrder, "fieldOrder");
-        if (name.isBlank()) {
-            throw new IllegalArgumentException("layout name is blank; give it a short name");
-        }
-        if (timestampBits < 1 || machineBits < 0 || sequenceBits < 1 || sequenceBits > 31) {
-            throw new IllegalArgumentException("layout " + name + ": timestamp bits " + timestampBits
-                    + ", machine bits " + machineBits + ", sequence bits " + sequenceBits
-                    + " are out of range; allowed: timestamp 1 or more, machine 0 or more, sequence 1 to 31");
-        }
-        int total = timestampBits + machineBits + sequenceBits;
-        if (total != SIGNED_BITS && total != SIGNED_BITS + 1) {
-            throw new IllegalArgumentException("layout " + name + ": timestamp " + timestampBits
-                    + " + machine " + machineBits + " + sequence " + sequenceBits + " = " + total
-                    + " bits; the fields must fill 63 bits (below the sign bit) or 64 (the sign bit"
-                    + " then being the timestamp's top bit)");
-        }
-        if (timestampBits > 62) {
-            throw new IllegalArgumentException("layout " + name + ": " + timestampBits
-                    + " timestamp bits; allowed at most 62");
-        }
-        if (tick.isNegative() || tick.isZero() || tick.toNanos() % 1_000_000 != 0) {
-            throw new IllegalArgumentException("layout " + name + ": tick " + tick
-                    + " is not allowed; a tick is a whole number of milliseconds, 1 ms or more");
-        }
-        long tickMillis = tick.toMillis();
-        long epochMillis;
-        try {
-            epochMillis = epoch.toEpochMilli();
-            Math.addExact(epochMillis, Math.multiplyExact(1L << timestampBits, tickMillis));
-        } catch (ArithmeticException e) {
-            throw new IllegalArgumentException("layout " + name + ": " + timestampBits
-                    + " timestamp bits of " + tickMillis + " ms from " + epoch
-                    + " reach past the last Unix millisecond a long can hold; use fewer bits or a longer tick");
-        }
-        if (epochMillis < 0) {
-            throw new IllegalArgumentException("layout " + name + ": epoch " + epoch
-                    + " is before 1970-01-01T00:00:00Z; allowed: the Unix epoch or later");
-        }
+    public static final SnowflakeLayout JS_SAFE = custom("js-safe").epoch(Instant.parse("2025-01-01T00:00:00Z"))
+            .tick(Duration.ofMillis(10)).timestampBits(38).machineBits(7).sequenceBits(8).javaScriptSafe().build();
+
+    private static final List<SnowflakeLayout> PRESETS = List.of(TWITTER, DISCORD, INSTAGRAM, SONYFLAKE, JS_SAFE);
+
+    private final String name;
+    private final int timestampBits;
+    private final int machineBits;
+    private final int sequenceBits;
+    private final Instant epoch;
+    private final Duration tick;
+    private final FieldOrder fieldOrder;
+    private final List<Part> machineParts;
+    private final String sequenceName;
+    private final boolean javaScriptSafe;
+
+    private SnowflakeLayout(Builder b, int machineBits, List<Part> machineParts) {
+        this.name = b.name;
+        this.timestampBits = b.timestampBits;
+        this.machineBits = machineBits;
+        this.sequenceBits = b.sequenceBits;
+        this.epoch = b.epoch;
+        this.tick = b.tick;
+        this.fieldOrder = b.fieldOrder;
+        this.machineParts = List.copyOf(machineParts);
+        this.sequenceName = b.sequenceName;
+        this.javaScriptSafe = b.javaScriptSafe;
     }
 
     /**
-     * The presets, in a fixed order: twitter, discord, instagram, sonyflake.
+     * Starts a layout of your own. Required: {@link Builder#epoch(Instant) epoch},
+     * {@link Builder#timestampBits(int) timestamp bits}, the machine field (as
+     * {@link Builder#machineBits(int) bits} or named {@link Builder#machine(String, int) parts}) and
+     * the {@link Builder#sequenceBits(int) sequence bits}; the tick is 1 ms and the order
+     * {@link FieldOrder#TIME_MACHINE_SEQUENCE} unless set.
+     *
+     * @param name a short name for messages and the decoder, such as {@code "orders"}
+     * @return a builder
+     * @throws IllegalArgumentException if the name is blank
+     */
+    public static Builder custom(String name) {
+        return new Builder(name);
+    }
+
+    /**
+     * The presets, in a fixed order: twitter, discord, instagram, sonyflake, js-safe.
      *
      * @return the preset layouts
      */
     public static List<SnowflakeLayout> presets() {
-        return List.of(TWITTER, DISCORD, INSTAGRAM, SONYFLAKE);
+        return PRESETS;
     }
 
     /**
-     * A preset by name, ignoring case.
+     * A preset by name, ignoring case and surrounding spaces.
      *
-     * @param name {@code twitter}, {@code discord}, {@code instagram} or {@code sonyflake}
+     * @param name {@code twitter}, {@code discord}, {@code instagram}, {@code sonyflake} or
+     *     {@code js-safe}
      * @return the preset
      * @throws IllegalArgumentException if no preset has that name
      */
     public static SnowflakeLayout preset(String name) {
         String key = Objects.requireNonNull(name, "name").trim().toLowerCase(Locale.ROOT);
-        for (SnowflakeLayout layout : presets()) {
+        for (SnowflakeLayout layout : PRESETS) {
             if (layout.name.equals(key)) {
                 return layout;
             }
         }
-        throw new IllegalArgumentException("no layout named '" + name
-                + "'; known: twitter, discord, instagram, sonyflake");
+        throw new IllegalArgumentException("no layout named " + Quote.of(name) + "; known: "
+                + presetNames());
+    }
+
+    /** {@return the preset names, comma-separated, in preset order} */
+    public static String presetNames() {
+        return PRESETS.stream().map(SnowflakeLayout::name).collect(Collectors.joining(", "));
+    }
+
+    /** {@return the short name, such as {@code "twitter"}} */
+    public String name() {
+        return name;
+    }
+
+    /** {@return bits of the tick count} */
+    public int timestampBits() {
+        return timestampBits;
+    }
+
+    /** {@return bits of the machine id} */
+    public int machineBits() {
+        return machineBits;
+    }
+
+    /** {@return bits of the per-tick sequence} */
+    public int sequenceBits() {
+        return sequenceBits;
+    }
+
+    /** {@return the instant of tick 0} */
+    public Instant epoch() {
+        return epoch;
+    }
+
+    /** {@return the length of one tick} */
+    public Duration tick() {
+        return tick;
+    }
+
+    /** {@return where the machine id and the sequence sit below the timestamp} */
+    public FieldOrder fieldOrder() {
+        return fieldOrder;
+    }
+
+    /**
+     * The named parts of the machine field, high bits first; their bits add up to
+     * {@link #machineBits()}. One part named {@code machine} unless the layout names them; none when
+     * the layout has no machine bits.
+     *
+     * @return the parts, unmodifiable
+     */
+    public List<Part> machineParts() {
+        return machineParts;
+    }
+
+    /** {@return what the layout's authors call the sequence: {@code "sequence"}, or Discord's {@code "increment"}} */
+    public String sequenceName() {
+        return sequenceName;
+    }
+
+    /** {@return whether the layout promises every ID at most 2^53 - 1, checked when it was built} */
+    public boolean javaScriptSafe() {
+        return javaScriptSafe;
+    }
+
+    /** {@return the bits the fields fill: at most 63, or 64 when the sign bit is the timestamp's top bit} */
+    public int totalBits() {
+        return timestampBits + machineBits + sequenceBits;
+    }
+
+    /** {@return the largest ID a generator on this layout makes: all fields at their maximum} */
+    public long maxId() {
+        return usesSignBit() ? Long.MAX_VALUE : (1L << totalBits()) - 1;
     }
 
     /** {@return the largest machine id, {@code 2^machineBits - 1}} */
@@ -177,7 +279,7 @@ public record SnowflakeLayout(String name, int timestampBits, int machineBits, i
 
     /** {@return whether the fields fill all 64 bits, the sign bit being the timestamp's top bit} */
     public boolean usesSignBit() {
-        return timestampBits + machineBits + sequenceBits > SIGNED_BITS;
+        return totalBits() > SIGNED_BITS;
     }
 
     /** {@return the length of one tick in milliseconds} */
@@ -242,12 +344,13 @@ public record SnowflakeLayout(String name, int timestampBits, int machineBits, i
      *
      * @param id an ID in this layout
      * @return its fields
-     * @throws IllegalArgumentException if the ID is negative and the layout keeps the sign bit 0
+     * @throws IllegalArgumentException if the ID has bits above the layout's fields (a negative ID
+     *     for a layout that keeps the sign bit 0, or an ID above {@link #maxId()} for a narrower one)
      */
     public SnowflakeId decode(long id) {
-        if (id < 0 && !usesSignBit()) {
-            throw new IllegalArgumentException("id " + id + " is negative; layout " + name
-                    + " makes only IDs from 0 to " + Long.MAX_VALUE);
+        if (!usesSignBit() && (id < 0 || id >>> totalBits() != 0)) {
+            throw new IllegalArgumentException("id " + Long.toUnsignedString(id) + " is larger than "
+                    + maxId() + ", the largest ID of layout " + name + " (" + totalBits() + " bits)");
         }
         long timestamp = id >>> timestampShift();
         long machine = (id >>> machineShift()) & maxMachineId();
@@ -263,9 +366,234 @@ public record SnowflakeLayout(String name, int timestampBits, int machineBits, i
     }
 
     @Override
+    public boolean equals(Object o) {
+        return o instanceof SnowflakeLayout l && name.equals(l.name) && timestampBits == l.timestampBits
+                && machineBits == l.machineBits && sequenceBits == l.sequenceBits && epoch.equals(l.epoch)
+                && tick.equals(l.tick) && fieldOrder == l.fieldOrder && machineParts.equals(l.machineParts)
+                && sequenceName.equals(l.sequenceName) && javaScriptSafe == l.javaScriptSafe;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(name, timestampBits, machineBits, sequenceBits, epoch, tick, fieldOrder, machineParts,
+                sequenceName, javaScriptSafe);
+    }
+
+    /**
+     * @return e.g. {@code twitter (41 bits of 1 ms ticks since 2010-11-04T01:42:54.657Z | 10 machine
+     *     bits: datacenter 5, worker 5 | 12 sequence bits)}
+     */
+    @Override
     public String toString() {
-        return name + " (" + timestampBits + " timestamp bits of " + tickMillis() + " ms since " + epoch
-                + ", " + machineBits + " machine bits, " + sequenceBits + " sequence bits, "
-                + fieldOrder + ")";
+        String machine = machineBits + " machine bits" + (machineParts.size() == 1
+                && machineParts.get(0).name().equals("machine") ? "" : machineParts.stream()
+                        .map(p -> p.name() + " " + p.bits()).collect(Collectors.joining(", ", ": ", "")));
+        String sequence = sequenceBits + " " + sequenceName + " bits";
+        return name + " (" + timestampBits + " bits of " + tickMillis() + " ms ticks since " + epoch + " | "
+                + (fieldOrder == FieldOrder.TIME_MACHINE_SEQUENCE ? machine + " | " + sequence
+                        : sequence + " | " + machine)
+                + (javaScriptSafe ? " | JavaScript-safe" : "") + ")";
+    }
+
+    /**
+     * Builds a {@link SnowflakeLayout}; see {@link SnowflakeLayout#custom(String)}. Every setter takes
+     * its value as given; {@link #build()} checks them all together.
+     */
+    public static final class Builder {
+
+        private final String name;
+        private int timestampBits = -1;
+        private int machineBits = -1;
+        private int sequenceBits = -1;
+        private Instant epoch;
+        private Duration tick = Duration.ofMillis(1);
+        private FieldOrder fieldOrder = FieldOrder.TIME_MACHINE_SEQUENCE;
+        private final List<Part> machineParts = new ArrayList<>();
+        private String sequenceName = "sequence";
+        private boolean javaScriptSafe;
+
+        private Builder(String name) {
+            Objects.requireNonNull(name, "name");
+            if (name.isBlank()) {
+                throw new IllegalArgumentException("layout name is blank; give it a short name");
+            }
+            this.name = name;
+        }
+
+        /**
+         * @param epoch the instant of tick 0, a whole Unix millisecond from 1970-01-01T00:00:00Z on
+         * @return this builder
+         */
+        public Builder epoch(Instant epoch) {
+            this.epoch = Objects.requireNonNull(epoch, "epoch");
+            return this;
+        }
+
+        /**
+         * @param tick the length of one tick, a whole number of milliseconds (default 1 ms)
+         * @return this builder
+         */
+        public Builder tick(Duration tick) {
+            this.tick = Objects.requireNonNull(tick, "tick");
+            return this;
+        }
+
+        /**
+         * @param bits bits of the tick count, 1 to 62
+         * @return this builder
+         */
+        public Builder timestampBits(int bits) {
+            this.timestampBits = bits;
+            return this;
+        }
+
+        /**
+         * The machine field as one part named {@code machine}; instead of {@link #machine(String, int)}.
+         *
+         * @param bits bits of the machine id, 0 or more
+         * @return this builder
+         */
+        public Builder machineBits(int bits) {
+            this.machineBits = bits;
+            return this;
+        }
+
+        /**
+         * Adds a named part to the machine field, below the parts added before it; the machine bits
+         * are then the sum of the parts.
+         *
+         * @param partName the part's name, such as {@code "datacenter"}
+         * @param bits its width, 1 or more
+         * @return this builder
+         * @throws IllegalArgumentException if the name is blank or the width below 1
+         */
+        public Builder machine(String partName, int bits) {
+            machineParts.add(new Part(partName, bits));
+            return this;
+        }
+
+        /**
+         * @param bits bits of the per-tick sequence, 1 to 31
+         * @return this builder
+         */
+        public Builder sequenceBits(int bits) {
+            this.sequenceBits = bits;
+            return this;
+        }
+
+        /**
+         * The sequence under the name the layout's authors use, such as Discord's {@code "increment"}.
+         *
+         * @param fieldName the name
+         * @param bits bits of the per-tick sequence, 1 to 31
+         * @return this builder
+         */
+        public Builder sequence(String fieldName, int bits) {
+            Objects.requireNonNull(fieldName, "fieldName");
+            if (fieldName.isBlank()) {
+                throw new IllegalArgumentException("layout " + name + ": sequence name is blank");
+            }
+            this.sequenceName = fieldName;
+            this.sequenceBits = bits;
+            return this;
+        }
+
+        /**
+         * @param order where the machine id and the sequence sit below the timestamp (default
+         *     {@link FieldOrder#TIME_MACHINE_SEQUENCE})
+         * @return this builder
+         */
+        public Builder fieldOrder(FieldOrder order) {
+            this.fieldOrder = Objects.requireNonNull(order, "order");
+            return this;
+        }
+
+        /**
+         * Promises that every ID is at most 2^53 - 1, the largest integer a JavaScript {@code Number}
+         * (and so a JSON number read in a browser) holds exactly; {@link #build()} refuses a layout
+         * of more than 53 bits.
+         *
+         * @return this builder
+         */
+        public Builder javaScriptSafe() {
+            this.javaScriptSafe = true;
+            return this;
+        }
+
+        /**
+         * Checks the layout and makes it.
+         *
+         * @return the layout
+         * @throws IllegalArgumentException naming the value and what is allowed, if a value is
+         *     missing or out of range, or the values do not fit together
+         */
+        public SnowflakeLayout build() {
+            if (epoch == null) {
+                throw fail("no epoch given; call epoch(Instant), an instant from 1970-01-01T00:00:00Z on");
+            }
+            if (timestampBits < 0) {
+                throw fail("no timestamp bits given; call timestampBits(1..62)");
+            }
+            if (sequenceBits < 0) {
+                throw fail("no sequence bits given; call sequenceBits(1..31)");
+            }
+            int partBits = machineParts.stream().mapToInt(Part::bits).sum();
+            if (machineBits < 0 && machineParts.isEmpty()) {
+                throw fail("no machine bits given; call machineBits(0 or more) or machine(name, bits)");
+            }
+            if (machineBits >= 0 && !machineParts.isEmpty() && machineBits != partBits) {
+                throw fail("machine bits " + machineBits + " but the named parts add up to " + partBits
+                        + "; give one or the other");
+            }
+            // the builder stays as the caller left it: the defaults are worked out here, not stored
+            int machine = machineParts.isEmpty() ? machineBits : partBits;
+            List<Part> parts = !machineParts.isEmpty() || machine == 0 ? machineParts
+                    : List.of(new Part("machine", machine));
+            if (timestampBits < 1 || timestampBits > 62) {
+                throw fail("timestamp bits " + timestampBits + " out of range; allowed 1 to 62");
+            }
+            if (machine > 61) {
+                throw fail("machine bits " + machine + " out of range; allowed 0 to 61");
+            }
+            if (sequenceBits < 1 || sequenceBits > 31) {
+                throw fail("sequence bits " + sequenceBits + " out of range; allowed 1 to 31");
+            }
+            int total = timestampBits + machine + sequenceBits;
+            if (total > SIGNED_BITS + 1) {
+                throw fail("timestamp " + timestampBits + " + machine " + machine + " + sequence "
+                        + sequenceBits + " = " + total + " bits; allowed at most 63 (below the sign bit),"
+                        + " or 64 (the sign bit then being the timestamp's top bit)");
+            }
+            if (javaScriptSafe && total > JAVASCRIPT_SAFE_BITS) {
+                throw fail("timestamp " + timestampBits + " + machine " + machine + " + sequence "
+                        + sequenceBits + " = " + total + " bits, so IDs reach " + ((total > SIGNED_BITS)
+                        ? Long.MAX_VALUE : (1L << total) - 1) + "; a JavaScript-safe layout has at most 53"
+                        + " bits (every ID at most 9007199254740991 = 2^53 - 1)");
+            }
+            if (tick.isNegative() || tick.isZero() || tick.toNanos() % 1_000_000 != 0) {
+                throw fail("tick " + tick + " is not allowed; a tick is a whole number of milliseconds, 1 ms or more");
+            }
+            if (epoch.getNano() % 1_000_000 != 0) {
+                throw fail("epoch " + epoch + " has a sub-millisecond part (" + epoch.getNano() % 1_000_000
+                        + " ns); allowed: a whole Unix millisecond, such as " + Instant.ofEpochMilli(epoch.toEpochMilli()));
+            }
+            long tickMillis = tick.toMillis();
+            long epochMillis;
+            try {
+                epochMillis = epoch.toEpochMilli();
+                Math.addExact(epochMillis, Math.multiplyExact(1L << timestampBits, tickMillis));
+            } catch (ArithmeticException e) {
+                throw fail(timestampBits + " timestamp bits of " + tickMillis + " ms from " + epoch
+                        + " reach past the last Unix millisecond a long can hold; use fewer bits or a longer tick");
+            }
+            if (epochMillis < 0) {
+                throw fail("epoch " + epoch + " is before 1970-01-01T00:00:00Z; allowed: the Unix epoch or later");
+            }
+            return new SnowflakeLayout(this, machine, parts);
+        }
+
+        private IllegalArgumentException fail(String problem) {
+            return new IllegalArgumentException("layout " + name + ": " + problem);
+        }
     }
 }

@@ -3,14 +3,18 @@ package dev.idgen.uuid;
 import dev.idgen.IdGenerator;
 import dev.idgen.random.LongPairFunction;
 import dev.idgen.random.RandomSource;
-import dev.idgen.sequence.TickSequence;
 import dev.idgen.clock.ClockBackwardsPolicy;
 import dev.idgen.clock.ClockMovedBackwardsException;
+import dev.idgen.clock.ClockStats;
+import dev.idgen.sequence.CounterStart;
+import dev.idgen.sequence.TickSequence;
+import dev.idgen.sequence.TickSpace;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.Objects;
 import java.util.UUID;
+import java.util.function.LongSupplier;
 
 /**
  * Makes version 7 UUIDs (RFC 9562 §5.7): 48 bits of Unix milliseconds, version 7, variant
@@ -50,7 +54,9 @@ import java.util.UUID;
  *       over into later milliseconds as above), as RFC 9562 §6.2 allows; the embedded time does not
  *       go back. A step back further than the bound throws {@link ClockMovedBackwardsException} and
  *       makes no ID; once the clock is back within the bound, calls succeed again, still
- *       increasing.</li>
+ *       increasing. After a forward blip that is as long as the blip lasted: see
+ *       {@link Builder#rebaseAfterStepBack(boolean)} for the way out, which gives up order across
+ *       that one step.</li>
  *   <li><b>How far ahead:</b> the embedded time is never more than the bound ahead of the clock's
  *       reading in the same call. The default bound is {@link #DEFAULT_RUN_AHEAD} (10 s); set it
  *       with {@link Builder#onClockBackwards(ClockBackwardsPolicy)} and
@@ -104,6 +110,7 @@ public final class UuidV7Generator implements IdGenerator<UUID> {
     private final InstantSource clock;
     private final RandomSource random;
     private final ClockBackwardsPolicy policy;
+    private final boolean rebase;
     /** Null when not monotonic. */
     private final TickSequence sequence;
     /** {@link #stamp(long, long)}, bound once: the non-monotonic path allocates nothing but the UUID. */
@@ -114,9 +121,15 @@ public final class UuidV7Generator implements IdGenerator<UUID> {
         this.random = b.random;
         this.policy = b.policy;
         // tick = Unix ms, counter below it; the counter of a new ms starts under 2^15, from the CSPRNG
+        this.rebase = b.rebase;
         this.sequence = b.monotonic
-                ? new TickSequence(clock, 0L, 1L, LAST_MONOTONIC_INSTANT.toEpochMilli(), COUNTER_BITS,
-                        1L << (COUNTER_BITS - 1), random::nextLong, policy, UuidV7Generator.class)
+                ? TickSequence.builder(new TickSpace(0L, 1L, LAST_MONOTONIC_INSTANT.toEpochMilli(), COUNTER_BITS), clock)
+                        .counterStart(CounterStart.randomBelow(1L << (COUNTER_BITS - 1), random::nextLong))
+                        .policy(policy)
+                        .rebaseBeyondBound(b.rebase)
+                        .waitTimer(b.waitTimer)
+                        .logAs(UuidV7Generator.class)
+                        .build()
                 : null;
     }
 
@@ -182,6 +195,22 @@ public final class UuidV7Generator implements IdGenerator<UUID> {
         return policy;
     }
 
+    /** {@return whether a step back beyond the policy's bound re-bases on the clock; see {@link Builder#rebaseAfterStepBack(boolean)}} */
+    public boolean rebasesAfterStepBack() {
+        return rebase;
+    }
+
+    /**
+     * What the clock has done to this generator since it was built: steps back, waits, refusals,
+     * run-aheads. Counted only off the fast path; see {@link ClockStats}. A generator that is not
+     * monotonic keeps no state and reports {@link ClockStats#NONE}.
+     *
+     * @return a snapshot
+     */
+    public ClockStats clockStats() {
+        return sequence == null ? ClockStats.NONE : sequence.clockStats();
+    }
+
     /** {@return the source of the random bits} */
     public RandomSource randomness() {
         return random;
@@ -199,8 +228,40 @@ public final class UuidV7Generator implements IdGenerator<UUID> {
         private RandomSource random = RandomSource.secure();
         private ClockBackwardsPolicy policy = ClockBackwardsPolicy.runAhead(DEFAULT_RUN_AHEAD);
         private boolean monotonic = true;
+        private boolean rebase;
+        private LongSupplier waitTimer = System::nanoTime;
 
         private Builder() {
+        }
+
+        /**
+         * The way out of a long refusal. After a transient forward blip (the clock jumps ahead, a
+         * UUID is made, the clock comes back), a monotonic generator is behind its last millisecond
+         * for as long as the blip lasted and, by default, refuses every call until the clock gets
+         * there again. With {@code rebaseAfterStepBack(true)}, a step back further than the policy's
+         * bound instead re-bases the generator on the clock: the next UUID carries the clock's
+         * millisecond and a fresh random counter, and a warning is logged.
+         *
+         * <p>What it then promises: every UUID is still unique (as likely as two v4 UUIDs are not: a
+         * UUID made after the step can equal one made before only if its millisecond, 16-bit
+         * counter and 58 fresh random bits all match, a chance of at most 2^-58 per UUID);
+         * UUIDs still strictly increase in the order calls return <em>except across that step</em>:
+         * those made after it are greater than each other but may be smaller than those made
+         * before it. Steps back within the bound are handled by the policy as before, keeping
+         * order. Snowflake has no such option: without random bits its IDs would repeat.
+         *
+         * @param rebase default {@code false}: refuse, as the policy says
+         * @return this builder
+         */
+        public Builder rebaseAfterStepBack(boolean rebase) {
+            this.rebase = rebase;
+            return this;
+        }
+
+        /** For tests: the monotonic time source that bounds waits (never UUID time). */
+        Builder waitTimer(LongSupplier nanoTime) {
+            this.waitTimer = Objects.requireNonNull(nanoTime, "nanoTime");
+            return this;
         }
 
         /**

@@ -1,5 +1,6 @@
 package dev.idgen.uuid;
 
+import dev.idgen.text.Quote;
 import java.nio.charset.StandardCharsets;
 import java.util.Comparator;
 import java.util.Objects;
@@ -31,7 +32,6 @@ public final class Uuids {
     private static final int CANONICAL_LENGTH = 36;
     private static final int HEX_LENGTH = 32;
     private static final int UUID_BYTES = 16;
-    private static final int LONGEST_QUOTE = 60;
 
     /** Value of each ASCII character as a hex digit, -1 if it is not one. */
     private static final byte[] HEX_VALUE = new byte[128];
@@ -93,10 +93,10 @@ public final class Uuids {
             char c = text.charAt(i);
             boolean hyphenPlace = i == 8 || i == 13 || i == 18 || i == 23;
             if (hyphenPlace && c != '-') {
-                return notA(text, "expected '-' at index " + i + ", found " + describe(c), CANONICAL_FORM);
+                return notA(text, "expected '-' at index " + i + ", found " + Quote.of(c), CANONICAL_FORM);
             }
             if (!hyphenPlace && hexValue(c) < 0) {
-                return notA(text, describe(c) + " at index " + i + " is not a hex digit", CANONICAL_FORM);
+                return notA(text, Quote.of(c) + " at index " + i + " is not a hex digit", CANONICAL_FORM);
             }
         }
         throw new AssertionError("parse rejected a canonical UUID: " + text);
@@ -142,7 +142,7 @@ public final class Uuids {
         }
         for (int i = 0;; i++) {
             if (hexValue(text.charAt(i)) < 0) {
-                throw notA(text, describe(text.charAt(i)) + " at index " + i + " is not a hex digit", HEX_FORM);
+                throw notA(text, Quote.of(text.charAt(i)) + " at index " + i + " is not a hex digit", HEX_FORM);
             }
         }
     }
@@ -252,32 +252,8 @@ public final class Uuids {
     }
 
     private static IllegalArgumentException notA(CharSequence text, String problem, String expected) {
-        return new IllegalArgumentException("not a UUID: " + quote(text) + " (" + problem + "); expected "
+        return new IllegalArgumentException("not a UUID: " + Quote.of(text) + " (" + problem + "); expected "
                 + expected);
     }
 
-    /**
-     * The input in single quotes, cut after 60 characters (marked by {@code ...}), with control and non-ASCII characters
-     * (and the quote itself) written as {@code \\uXXXX} so that the message stays one readable line.
-     */
-    static String quote(CharSequence text) {
-        StringBuilder out = new StringBuilder("'");
-        int shown = Math.min(text.length(), LONGEST_QUOTE);
-        for (int i = 0; i < shown; i++) {
-            char c = text.charAt(i);
-            if (c < 0x20 || c > 0x7E || c == '\'' || c == '\\') {
-                out.append(String.format("\\u%04x", (int) c));
-            } else {
-                out.append(c);
-            }
-        }
-        if (shown < text.length()) {
-            out.append("...");
-        }
-        return out.append('\'').toString();
-    }
-
-    private static String describe(char c) {
-        return c >= 0x20 && c <= 0x7E ? "'" + c + "'" : String.format("'\\u%04x'", (int) c);
-    }
 }

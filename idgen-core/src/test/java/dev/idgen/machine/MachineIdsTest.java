@@ -26,15 +26,38 @@ class MachineIdsTest {
         assertEquals("Environment variable MACHINE_ID is blank; it must hold this process's machine id",
                 assertThrows(IllegalArgumentException.class,
                         () -> MachineIds.fromVariable("MACHINE_ID", 1023, Map.of("MACHINE_ID", "  "))).getMessage());
-        assertEquals("Machine id from environment variable MACHINE_ID=seven is not a decimal number",
+        assertEquals("Machine id 'seven' from environment variable MACHINE_ID=seven is not a decimal number in"
+                + " 0..1023 written in ASCII digits (no sign)",
                 assertThrows(IllegalArgumentException.class,
                         () -> MachineIds.fromVariable("MACHINE_ID", 1023, Map.of("MACHINE_ID", "seven"))).getMessage());
         assertEquals("Machine id 1024 from environment variable MACHINE_ID=1024 is outside the allowed range 0..1023",
                 assertThrows(IllegalArgumentException.class,
                         () -> MachineIds.fromVariable("MACHINE_ID", 1023, Map.of("MACHINE_ID", "1024"))).getMessage());
-        assertEquals("Machine id -1 from environment variable MACHINE_ID=-1 is outside the allowed range 0..1023",
+        assertEquals("Machine id '-1' from environment variable MACHINE_ID=-1 is not a decimal number in"
+                + " 0..1023 written in ASCII digits (no sign)",
                 assertThrows(IllegalArgumentException.class,
                         () -> MachineIds.fromVariable("MACHINE_ID", 1023, Map.of("MACHINE_ID", "-1"))).getMessage());
+    }
+
+    @Test
+    void onlyAsciiDigitsWithoutASignAreAMachineId() {
+        // Long.parseLong takes all of these; a machine id written so is a typo or a trick, not an id
+        for (String value : new String[] {"+7", "\u0667", "\uff17", "7\u0660", "0x7", "7 7"}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> MachineIds.fromVariable("MACHINE_ID", 1023, Map.of("MACHINE_ID", value)));
+            assertTrue(e.getMessage().contains("is not a decimal number in 0..1023 written in ASCII digits"),
+                    e.getMessage());
+            assertTrue(e.getMessage().chars().allMatch(c -> c >= 0x20 && c < 0x7f), "escaped: " + e.getMessage());
+        }
+        assertEquals("Machine id '\\u0667' from environment variable MACHINE_ID=\\u0667 is not a decimal number"
+                + " in 0..1023 written in ASCII digits (no sign)",
+                assertThrows(IllegalArgumentException.class,
+                        () -> MachineIds.fromVariable("MACHINE_ID", 1023, Map.of("MACHINE_ID", "\u0667"))).getMessage());
+        assertEquals("Machine id 99999999999999999999 from environment variable MACHINE_ID=99999999999999999999 is"
+                + " outside the allowed range 0..1023",
+                assertThrows(IllegalArgumentException.class, () -> MachineIds.fromVariable("MACHINE_ID", 1023,
+                        Map.of("MACHINE_ID", "99999999999999999999"))).getMessage());
+        assertEquals(7, MachineIds.fromVariable("MACHINE_ID", 1023, Map.of("MACHINE_ID", " 007 ")).machineId());
     }
 
     @Test

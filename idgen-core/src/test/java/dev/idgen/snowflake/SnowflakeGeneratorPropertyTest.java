@@ -62,8 +62,9 @@ class SnowflakeGeneratorPropertyTest {
             SnowflakeLayout.TWITTER,
             SnowflakeLayout.SONYFLAKE,
             // 2 sequence bits: exhaustion on nearly every tick
-            new SnowflakeLayout("tiny", 51, 10, 2, Instant.ofEpochMilli(BASE - 1000), Duration.ofMillis(1),
-                    SnowflakeLayout.FieldOrder.TIME_MACHINE_SEQUENCE));
+            SnowflakeLayout.custom("tiny").epoch(Instant.ofEpochMilli(BASE - 1000)).tick(Duration.ofMillis(1))
+                    .timestampBits(51).machineBits(10).sequenceBits(2)
+                    .fieldOrder(SnowflakeLayout.FieldOrder.TIME_MACHINE_SEQUENCE).build());
 
     @Test
     void idsAreUniqueAndIncreasingForAnyClockScriptUnderEveryPolicy() {

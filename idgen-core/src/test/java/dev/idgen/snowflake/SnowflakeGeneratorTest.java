@@ -170,8 +170,10 @@ class SnowflakeGeneratorTest {
 
     @Test
     void aClockPastTheLayoutsLastInstantIsAClearErrorNeverAWrappedId() {
-        SnowflakeLayout small = new SnowflakeLayout("small", 10, 41, 12, Instant.ofEpochMilli(T),
-                Duration.ofMillis(1), FieldOrder.TIME_MACHINE_SEQUENCE);
+        SnowflakeLayout small = SnowflakeLayout.custom("small")
+                .epoch(Instant.ofEpochMilli(T)).tick(Duration.ofMillis(1))
+                .timestampBits(10).machineBits(41).sequenceBits(12)
+                .fieldOrder(FieldOrder.TIME_MACHINE_SEQUENCE).build();
         StepClock clock = new StepClock(T + 1023);
         SnowflakeGenerator ids = SnowflakeGenerator.builder().layout(small).machineId(0).clock(clock).build();
         assertTrue(ids.nextLong() >= 0);
@@ -183,8 +185,10 @@ class SnowflakeGeneratorTest {
 
     @Test
     void anExhaustedLastTickIsAClearErrorUnderRunAhead() {
-        SnowflakeLayout small = new SnowflakeLayout("small", 2, 60, 1, Instant.ofEpochMilli(T),
-                Duration.ofMillis(1), FieldOrder.TIME_MACHINE_SEQUENCE);
+        SnowflakeLayout small = SnowflakeLayout.custom("small")
+                .epoch(Instant.ofEpochMilli(T)).tick(Duration.ofMillis(1))
+                .timestampBits(2).machineBits(60).sequenceBits(1)
+                .fieldOrder(FieldOrder.TIME_MACHINE_SEQUENCE).build();
         StepClock clock = new StepClock(T + 3);
         SnowflakeGenerator ids = SnowflakeGenerator.builder().layout(small).machineId(0).clock(clock)
                 .onClockBackwards(ClockBackwardsPolicy.runAhead(Duration.ofMillis(5))).build();
@@ -339,5 +343,54 @@ class SnowflakeGeneratorTest {
         assertEquals(1234L << 24 | 0xABCD, first);
         assertEquals(1234L << 24 | 1L << 16 | 0xABCD, second);
         assertFalse(ids.toString().isEmpty());
+    }
+
+    @Test
+    void aFenceAtAnyLongIsAFenceNeverAnOverflow() {
+        StepClock clock = new StepClock(T);
+        TestLease lease = new TestLease();
+        SnowflakeGenerator ids = SnowflakeGenerator.builder().machineId(lease).clock(clock).build();
+        lease.user.get().fenceFrom(Long.MAX_VALUE - 1); // past the layout: no tick fenced
+        ids.nextLong();
+        lease.user.get().fenceFrom(Long.MIN_VALUE + 1); // before the epoch: every tick fenced
+        assertThrows(MachineIdLostException.class, ids::nextLong);
+        lease.user.get().fenceFrom(TWEPOCH); // tick 0 and later
+        assertThrows(MachineIdLostException.class, ids::nextLong);
+    }
+
+    @Test
+    void aMarkFarAheadIsNamedInTheRefusal() {
+        StepClock clock = new StepClock(T);
+        long mark = T + Duration.ofDays(1).toMillis();
+        TestLease lease = new TestLease();
+        SnowflakeGenerator ids = SnowflakeGenerator.builder().machineId(lease).clock(clock).build();
+        lease.user.get().raiseHighWaterMark(mark); // an earlier holder's clock was a day ahead
+        ClockMovedBackwardsException e = assertThrows(ClockMovedBackwardsException.class, ids::nextLong);
+        assertTrue(e.getMessage().contains("the machine id's high-water mark from an earlier holder, "
+                + Instant.ofEpochMilli(mark) + ", is 86400000 ms ahead of the clock"), e.getMessage());
+        assertEquals(1, ids.clockStats().refusals());
+        assertEquals(T, ids.clockStats().lastRefusalMillis());
+    }
+
+    @Test
+    void clockStatsCountStepsBackWaitsAndRefusals() {
+        StepClock clock = new StepClock(T);
+        SnowflakeGenerator ids = generator(clock, 3, ClockBackwardsPolicy.waitUpTo(Duration.ofMillis(5)));
+        for (int i = 0; i < 4096; i++) {
+            ids.nextLong(); // one tick's worth on a still clock: the fast path
+        }
+        assertEquals(dev.idgen.clock.ClockStats.NONE, ids.clockStats());
+        clock.stepPerRead(1);
+        ids.nextLong(); // the 4097th: its re-read of the clock is in the next tick, so it never pauses
+        clock.stepPerRead(0);
+        clock.set(T - 100);
+        assertThrows(ClockMovedBackwardsException.class, ids::nextLong);
+        dev.idgen.clock.ClockStats stats = ids.clockStats();
+        assertEquals(0, stats.tickWaits()); // waits that pause are counted: see TickSequenceTest
+        assertEquals(1, stats.stepsBack());
+        assertEquals(1, stats.refusals());
+        assertTrue(stats.maxStepBackMillis() >= 101, stats.toString());
+        assertEquals(T - 100, stats.lastRefusalMillis());
+        assertEquals(0, stats.runAheads());
     }
 }

@@ -360,4 +360,53 @@ class UuidV7GeneratorTest {
             assertTrue(pool.awaitTermination(1, TimeUnit.MINUTES));
         }
     }
+
+    @Test
+    void afterAForwardBlipTheDefaultRefusesForAsLongAsTheBlipAndRebasingCarriesOn() {
+        long blip = T0 + Duration.ofHours(1).toMillis();
+        for (boolean rebase : new boolean[] {false, true}) {
+            ScriptedClock clock = new ScriptedClock(1, T0, blip, T0, T0, T0 + 1, T0 + 2, T0 + 3); // build() reads once
+            UuidV7Generator ids = UuidV7Generator.builder().clock(clock).randomness(RandomSource.seeded(SEED))
+                    .rebaseAfterStepBack(rebase).build();
+            assertEquals(rebase, ids.rebasesAfterStepBack());
+            UUID during = ids.next(); // the clock an hour ahead, for one read
+            assertEquals(blip, millisOf(during));
+            if (!rebase) {
+                ClockMovedBackwardsException e = assertThrows(ClockMovedBackwardsException.class, ids::next);
+                assertEquals(Duration.ofHours(1).toMillis(), e.millisBehind());
+                assertEquals(1, ids.clockStats().refusals());
+                continue;
+            }
+            UUID first = ids.next();
+            assertEquals(T0, millisOf(first), "re-based on the clock");
+            assertTrue(Uuids.unsignedOrder().compare(first, during) < 0, "order given up across that one step");
+            UUID previous = first;
+            for (int i = 0; i < 50; i++) {
+                UUID u = ids.next();
+                assertTrue(Uuids.unsignedOrder().compare(u, previous) > 0, "increasing again after the step");
+                assertFalse(u.equals(during));
+                previous = u;
+            }
+            assertEquals(0, ids.clockStats().refusals());
+            assertEquals(1, ids.clockStats().stepsBack());
+        }
+    }
+
+    @Test
+    void clockStatsCountOnlyWhatLeftTheFastPath() {
+        ScriptedClock clock = new ScriptedClock(1, T0, T0, T0 + 1, T0 + 2, T0 - 20_000, T0 - 20_000); // build() reads once
+        UuidV7Generator ids = UuidV7Generator.builder().clock(clock).randomness(RandomSource.seeded(SEED)).build();
+        ids.next();
+        ids.next();
+        ids.next();
+        assertEquals(dev.idgen.clock.ClockStats.NONE, ids.clockStats());
+        assertThrows(ClockMovedBackwardsException.class, ids::next); // 20 s back, beyond runAhead(10 s)
+        dev.idgen.clock.ClockStats stats = ids.clockStats();
+        assertEquals(1, stats.stepsBack());
+        assertEquals(20_002, stats.maxStepBackMillis());
+        assertEquals(1, stats.refusals());
+        assertEquals(T0 - 20_000, stats.lastRefusalMillis());
+        assertEquals(dev.idgen.clock.ClockStats.NONE,
+                UuidV7Generator.builder().monotonic(false).build().clockStats());
+    }
 }

@@ -138,7 +138,7 @@ class UuidsTest {
         String input = testCase.substring(0, testCase.indexOf('|'));
         String reason = testCase.substring(testCase.indexOf('|') + 1);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Uuids.parse(input));
-        assertEquals("not a UUID: " + Uuids.quote(input) + " (" + reason + "); expected " + Uuids.CANONICAL_FORM,
+        assertEquals("not a UUID: " + dev.idgen.text.Quote.of(input) + " (" + reason + "); expected " + Uuids.CANONICAL_FORM,
                 e.getMessage());
         assertTrue(e.getMessage().contains("xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx"), e.getMessage());
     }

@@ -38,8 +38,10 @@ import org.openjdk.jmh.annotations.Warmup;
 public class SnowflakeOverheadBenchmark {
 
     /** 41 bits of milliseconds from Twitter's epoch, no machine id, 22 sequence bits. */
-    public static final SnowflakeLayout WIDE_SEQUENCE = new SnowflakeLayout("wide-sequence", 41, 0, 22,
-            SnowflakeLayout.TWITTER.epoch(), Duration.ofMillis(1), SnowflakeLayout.FieldOrder.TIME_MACHINE_SEQUENCE);
+    public static final SnowflakeLayout WIDE_SEQUENCE = SnowflakeLayout.custom("wide-sequence")
+            .epoch(SnowflakeLayout.TWITTER.epoch()).tick(Duration.ofMillis(1))
+            .timestampBits(41).machineBits(0).sequenceBits(22)
+            .fieldOrder(SnowflakeLayout.FieldOrder.TIME_MACHINE_SEQUENCE).build();
 
     private SnowflakeGenerator ours;
     private SnowflakeIdGenerator agrona;

@@ -4,164 +4,146 @@ import dev.idgen.cli.format.Json;
 import dev.idgen.cli.format.RelativeTime;
 import dev.idgen.cli.format.TextTable;
 import dev.idgen.decode.DecodedId;
-import dev.idgen.decode.DecodedSnowflake;
-import dev.idgen.decode.DecodedUuid;
-import dev.idgen.snowflake.SnowflakeId;
-import dev.idgen.snowflake.SnowflakeLayout;
-import dev.idgen.uuid.UuidInfo;
-import dev.idgen.uuid.Uuids;
+import dev.idgen.decode.IdField;
+import dev.idgen.decode.Reading;
+import java.math.BigInteger;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
 /**
- * What {@code idgen decode} says about one ID: the fields core's {@link dev.idgen.decode.IdDecoder}
- * found, named as the ID's own documentation names them (Discord's worker, process and increment;
- * Instagram's shard; RFC 9562's field names), plus how long ago its time was and, for a Snowflake
- * whose time is implausible, the layouts that would give a plausible one.
+ * What {@code idgen decode} prints about one string: every reading core's
+ * {@link dev.idgen.decode.IdDecoder} found, each as its kind, how it was read, its time (with how
+ * long ago that was) and its named fields, then, for a reading whose time is implausible, why and
+ * which other readings give a plausible one.
+ *
+ * <p>One loop over {@link DecodedId#fields()} for every kind of ID: nothing here knows a format or a
+ * layout, so a new format or preset in core shows up here unchanged.
  *
  * @param input the ID as given
- * @param fields label and value, in order; values are {@link String}, {@link Long} or {@link Integer}
- * @param warning why the decoded time looks wrong, or null
- * @param suggestions the ID as read by layouts that give a plausible time (Snowflake only)
+ * @param readings the readings, plausible first, as core ordered them
  * @param now the present the report was made at
  */
-public record IdReport(String input, Map<String, Object> fields, String warning, List<SnowflakeId> suggestions,
-        Instant now) {
+public record IdReport(String input, List<Reading> readings, Instant now) {
 
     /**
-     * @throws NullPointerException if a component other than {@code warning} is null
+     * @param input the ID as given
+     * @param readings one or more readings (copied)
+     * @param now the present
+     * @throws NullPointerException if a component is null
+     * @throws IllegalArgumentException if there is no reading
      */
     public IdReport {
         Objects.requireNonNull(input, "input");
         Objects.requireNonNull(now, "now");
-        fields = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(fields));
-        suggestions = List.copyOf(suggestions);
+        readings = List.copyOf(readings);
+        if (readings.isEmpty()) {
+            throw new IllegalArgumentException("a report needs at least one reading of '" + input + "'");
+        }
     }
 
     /**
-     * @param decoded what core's decoder made of the input
-     * @param now the present, for relative times and the plausibility check
-     * @return the report
+     * @return the input, then for each reading an indented two-column table (a heading line first
+     *     when there is more than one reading), with any warning and plausible alternatives after it
      */
-    public static IdReport of(DecodedId decoded, Instant now) {
-        if (decoded instanceof DecodedSnowflake s) {
-            return snowflake(s, now);
-        }
-        return uuid((DecodedUuid) decoded, now);
-    }
-
-    private static IdReport snowflake(DecodedSnowflake decoded, Instant now) {
-        SnowflakeId id = decoded.id();
-        SnowflakeLayout layout = id.layout();
-        Map<String, Object> f = new LinkedHashMap<>();
-        f.put("kind", "Snowflake");
-        f.put("id", Long.toUnsignedString(id.id()));
-        f.put("layout", describe(layout));
-        f.put("time", id.timestamp().toString());
-        f.put("age", RelativeTime.describe(id.timestamp(), now));
-        f.put("unix ms", id.timestamp().toEpochMilli());
-        f.put("machine", id.machineId());
-        String sequence = "sequence";
-        switch (layout.name()) {
-            case "twitter" -> {
-                f.put("datacenter", id.datacenterId());
-                f.put("worker", id.workerId());
-            }
-            case "discord" -> {
-                f.put("worker", id.datacenterId());
-                f.put("process", id.workerId());
-                sequence = "increment";
-            }
-            case "instagram" -> f.put("shard", id.machineId());
-            default -> {
-                // other layouts: the machine id alone
-            }
-        }
-        f.put(sequence, id.sequence());
-        String warning = null;
-        List<SnowflakeId> suggestions = List.of();
-        if (!LayoutCheck.plausible(id, now)) {
-            warning = "time " + id.timestamp() + " is " + (id.timestamp().isAfter(now) ? "in the future" : "before the epoch")
-                    + " (" + RelativeTime.describe(id.timestamp(), now) + "): probably not a " + layout.name() + " ID";
-            suggestions = LayoutCheck.plausibleLayouts(id.id(), now, layout);
-        }
-        return new IdReport(decoded.input(), f, warning, suggestions, now);
-    }
-
-    private static IdReport uuid(DecodedUuid decoded, Instant now) {
-        UuidInfo info = decoded.info();
-        Map<String, Object> f = new LinkedHashMap<>();
-        f.put("kind", "UUID");
-        f.put("uuid", Uuids.toString(info.uuid()));
-        f.put("written as", decoded.form().name().toLowerCase(Locale.ROOT));
-        f.put("variant", info.variant().name());
-        f.put("version", info.version());
-        f.put("type", info.kind());
-        info.time().ifPresent(t -> {
-            f.put("time", t.toString());
-            f.put("age", RelativeTime.describe(t, now));
-        });
-        for (UuidInfo.Field field : info.fields()) {
-            String text = field.toString();
-            f.put(field.name(), text.substring(text.indexOf('=') + 1));
-        }
-        return new IdReport(decoded.input(), f, null, List.of(), now);
-    }
-
-    private static String describe(SnowflakeLayout l) {
-        String time = l.timestampBits() + " bits of " + (l.tickMillis() == 1 ? "ms" : l.tickMillis() + " ms") + " since " + l.epoch();
-        String rest = l.fieldOrder() == SnowflakeLayout.FieldOrder.TIME_MACHINE_SEQUENCE
-                ? l.machineBits() + " machine | " + l.sequenceBits() + " sequence"
-                : l.sequenceBits() + " sequence | " + l.machineBits() + " machine";
-        return l.name() + " (" + time + " | " + rest + ")";
-    }
-
-    /** @return the report as an indented two-column table under the input, with any warning after it */
     public String toText() {
-        TextTable table = new TextTable("field", "value");
-        fields.forEach((k, v) -> table.row(k, String.valueOf(v)));
         StringBuilder out = new StringBuilder(input.strip()).append('\n');
-        String rendered = table.render(2);
-        out.append(rendered.substring(rendered.indexOf('\n') + 1));   // the header adds nothing here
-        if (warning != null) {
-            out.append("  warning: ").append(warning).append('\n');
-            if (suggestions.isEmpty()) {
-                out.append("  no preset layout gives a time between its epoch and now\n");
-            } else {
-                out.append("  layouts that give a plausible time:\n");
-                for (SnowflakeId s : suggestions) {
-                    out.append("    --layout ").append(String.format(Locale.ROOT, "%-10s", s.layout().name())).append(s.timestamp())
-                            .append(" (").append(RelativeTime.describe(s.timestamp(), now)).append(")\n");
+        for (int i = 0; i < readings.size(); i++) {
+            Reading r = readings.get(i);
+            if (readings.size() > 1) {
+                out.append("  reading ").append(i + 1).append(" of ").append(readings.size()).append(": ")
+                        .append(r.id().kind()).append(" (").append(r.id().readAs()).append("), ")
+                        .append(r.plausible() ? "plausible" : "not plausible").append('\n');
+            }
+            TextTable table = new TextTable("field", "value");
+            rows(r.id()).forEach((k, v) -> table.row(k, v));
+            String rendered = table.render(2);
+            out.append(rendered.substring(rendered.indexOf('\n') + 1));   // the header adds nothing here
+            if (!r.plausible()) {
+                out.append("  warning: ").append(r.warning()).append('\n');
+                if (r.alternatives().isEmpty()) {
+                    out.append("  no other reading gives a time between its epoch and now\n");
+                } else {
+                    out.append("  readings that give a plausible time:\n");
+                    TextTable alternatives = new TextTable("reading", "time");
+                    for (DecodedId alt : r.alternatives()) {
+                        Instant t = alt.time().orElseThrow();
+                        alternatives.row(alt.kind() + " (" + alt.readAs() + ")",
+                                t + " (" + RelativeTime.describe(t, now) + ")");
+                    }
+                    String listed = alternatives.render(4);
+                    out.append(listed.substring(listed.indexOf('\n') + 1));
                 }
             }
         }
         return out.toString();
     }
 
-    /** @return the report as one JSON object: the fields (keys with spaces joined by underscores), plausibility and suggestions */
+    /** Label and text of every row of one reading, in order: kind, how read, time, age, the fields. */
+    private Map<String, String> rows(DecodedId id) {
+        Map<String, String> rows = new LinkedHashMap<>();
+        rows.put("kind", id.kind());
+        rows.put("read as", id.readAs());
+        id.time().ifPresent(t -> {
+            rows.put("time", t.toString());
+            rows.put("age", RelativeTime.describe(t, now));
+            rows.put("unix ms", Long.toString(t.toEpochMilli()));
+        });
+        for (IdField f : id.fields()) {
+            rows.put(f.name(), f.note().isEmpty() ? f.value() : f.value() + " (" + f.note() + ")");
+        }
+        return rows;
+    }
+
+    /**
+     * @return one JSON object: the input and the most plausible reading's kind, time, age and fields
+     *     (numbers as JSON numbers, keys with spaces joined by underscores), whether it is plausible
+     *     (with the warning and plausible alternatives when not), and any other readings as
+     *     {@code other_readings}, objects of the same shape
+     */
     public String toJson() {
         Map<String, Object> o = new LinkedHashMap<>();
         o.put("input", input);
-        fields.forEach((k, v) -> o.put(k.replace(' ', '_'), v));
-        if (fields.get("kind").equals("Snowflake")) {
-            o.put("plausible", warning == null);
-            if (warning != null) {
-                o.put("warning", warning);
-                List<Object> list = new ArrayList<>();
-                for (SnowflakeId s : suggestions) {
-                    Map<String, Object> m = new LinkedHashMap<>();
-                    m.put("layout", s.layout().name());
-                    m.put("time", s.timestamp().toString());
-                    list.add(m);
-                }
-                o.put("suggestions", list);
+        o.putAll(object(readings.get(0)));
+        if (readings.size() > 1) {
+            List<Object> others = new ArrayList<>();
+            for (Reading r : readings.subList(1, readings.size())) {
+                others.add(object(r));
             }
+            o.put("other_readings", others);
         }
         return Json.write(o);
+    }
+
+    private Map<String, Object> object(Reading r) {
+        Map<String, Object> o = new LinkedHashMap<>();
+        DecodedId id = r.id();
+        o.put("kind", id.kind());
+        o.put("read_as", id.readAs());
+        id.time().ifPresent(t -> {
+            o.put("time", t.toString());
+            o.put("age", RelativeTime.describe(t, now));
+            o.put("unix_ms", t.toEpochMilli());
+        });
+        for (IdField f : id.fields()) {
+            o.put(f.name().replace(' ', '_'), f.numeric() ? new BigInteger(f.value()) : f.value());
+        }
+        o.put("plausible", r.plausible());
+        if (!r.plausible()) {
+            o.put("warning", r.warning());
+            List<Object> alternatives = new ArrayList<>();
+            for (DecodedId alt : r.alternatives()) {
+                Map<String, Object> a = new LinkedHashMap<>();
+                a.put("kind", alt.kind());
+                a.put("read_as", alt.readAs());
+                a.put("time", alt.time().map(Instant::toString).orElse(null));
+                alternatives.add(a);
+            }
+            o.put("alternatives", alternatives);
+        }
+        return o;
     }
 }

@@ -75,6 +75,16 @@ public final class IndexChart {
      * touched, so attribute values such as {@code version="1.0"} stay as they are.
      */
     static String compact(String svg) {
+        return compactSvg(svg);
+    }
+
+    /**
+     * Rounds an SVG's long decimals to a tenth, as {@link #svg} does to its own output.
+     *
+     * @param svg an SVG document
+     * @return the same drawing, smaller
+     */
+    public static String compactSvg(String svg) {
         Matcher m = LONG_DECIMAL.matcher(svg);
         StringBuilder out = new StringBuilder(svg.length() / 2);
         while (m.find()) {

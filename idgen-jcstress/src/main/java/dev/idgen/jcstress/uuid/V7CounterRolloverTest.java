@@ -4,7 +4,9 @@ import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 import dev.idgen.jcstress.fixture.BenchLayouts;
+import dev.idgen.sequence.CounterStart;
 import dev.idgen.sequence.TickSequence;
+import dev.idgen.sequence.TickSpace;
 import dev.idgen.clock.ClockBackwardsPolicy;
 import dev.idgen.testkit.clock.ManualClock;
 import dev.idgen.uuid.UuidV7Generator;
@@ -40,10 +42,13 @@ public class V7CounterRolloverTest {
 
     static final long START = 65_533;
 
-    private final TickSequence sequence = new TickSequence(ManualClock.atMillis(BenchLayouts.START_MILLIS), 0L, 1L,
-            UuidV7Generator.LAST_MONOTONIC_INSTANT.toEpochMilli(), UuidV7Generator.COUNTER_BITS,
-            1L << UuidV7Generator.COUNTER_BITS, () -> START,
-            ClockBackwardsPolicy.runAhead(UuidV7Generator.DEFAULT_RUN_AHEAD), UuidV7Generator.class);
+    private final TickSequence sequence = TickSequence.builder(
+            new TickSpace(0L, 1L, UuidV7Generator.LAST_MONOTONIC_INSTANT.toEpochMilli(), UuidV7Generator.COUNTER_BITS),
+            ManualClock.atMillis(BenchLayouts.START_MILLIS))
+            .counterStart(CounterStart.randomBelow(1L << UuidV7Generator.COUNTER_BITS, () -> START))
+            .policy(ClockBackwardsPolicy.runAhead(UuidV7Generator.DEFAULT_RUN_AHEAD))
+            .logAs(UuidV7Generator.class)
+            .build();
     private final long firstTick = sequence.tickOf(sequence.next());
     private long a1;
     private long a2;

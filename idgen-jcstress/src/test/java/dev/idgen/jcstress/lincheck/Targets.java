@@ -4,7 +4,9 @@ import dev.idgen.jcstress.broken.RacySnowflakeGenerator;
 import dev.idgen.jcstress.fixture.BenchLayouts;
 import dev.idgen.jcstress.fixture.FixedRandom;
 import dev.idgen.jcstress.fixture.V7Fields;
+import dev.idgen.sequence.CounterStart;
 import dev.idgen.sequence.TickSequence;
+import dev.idgen.sequence.TickSpace;
 import dev.idgen.clock.ClockBackwardsPolicy;
 import dev.idgen.snowflake.SnowflakeGenerator;
 import dev.idgen.snowflake.SnowflakeLayout;
@@ -167,10 +169,13 @@ final class Targets {
      */
     public static class V7Rollover {
         private final ManualClock clock = ManualClock.atMillis(BenchLayouts.START_MILLIS);
-        private final TickSequence sequence = new TickSequence(clock, 0L, 1L,
-                UuidV7Generator.LAST_MONOTONIC_INSTANT.toEpochMilli(), UuidV7Generator.COUNTER_BITS,
-                1L << UuidV7Generator.COUNTER_BITS, () -> ROLLOVER_START,
-                ClockBackwardsPolicy.runAhead(UuidV7Generator.DEFAULT_RUN_AHEAD), UuidV7Generator.class);
+        private final TickSequence sequence = TickSequence.builder(
+                new TickSpace(0L, 1L, UuidV7Generator.LAST_MONOTONIC_INSTANT.toEpochMilli(), UuidV7Generator.COUNTER_BITS),
+                clock)
+                .counterStart(CounterStart.randomBelow(1L << UuidV7Generator.COUNTER_BITS, () -> ROLLOVER_START))
+                .policy(ClockBackwardsPolicy.runAhead(UuidV7Generator.DEFAULT_RUN_AHEAD))
+                .logAs(UuidV7Generator.class)
+                .build();
 
         @Operation
         public long next() {

@@ -41,8 +41,8 @@ final class Configure {
                     + " to 1ms");
         }
         try {
-            return new SnowflakeLayout("custom", p.getTimestampBits(), p.getMachineBits(), p.getSequenceBits(),
-                    p.getEpoch(), p.getTick(), SnowflakeLayout.FieldOrder.TIME_MACHINE_SEQUENCE);
+            return SnowflakeLayout.custom("custom").timestampBits(p.getTimestampBits()).machineBits(p.getMachineBits())
+                    .sequenceBits(p.getSequenceBits()).epoch(p.getEpoch()).tick(p.getTick()).build();
         } catch (IllegalArgumentException e) {
             throw new IdgenConfigurationException("idgen.snowflake.* does not make a layout: " + e.getMessage(), e);
         }

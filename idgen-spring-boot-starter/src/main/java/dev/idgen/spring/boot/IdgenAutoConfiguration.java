@@ -117,9 +117,11 @@ public class IdgenAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean(name = "idgenHealthIndicator")
-        IdgenHealthIndicator idgenHealthIndicator(ObjectProvider<SnowflakeGenerator> snowflake,
-                ObjectProvider<MachineIdLease> lease) {
-            return new IdgenHealthIndicator(snowflake.getIfAvailable(), lease.getIfAvailable());
+        IdgenHealthIndicator idgenHealthIndicator(IdgenProperties properties,
+                ObjectProvider<SnowflakeGenerator> snowflake, ObjectProvider<MachineIdLease> lease,
+                ObjectProvider<UuidV7Generator> uuidV7) {
+            return new IdgenHealthIndicator(snowflake.getIfAvailable(), lease.getIfAvailable(),
+                    uuidV7.getIfAvailable(), properties.getHealth().getRefusalWindow());
         }
     }
 
@@ -130,9 +132,11 @@ public class IdgenAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
-        IdgenMeterBinder idgenMeterBinder(IdgenProperties properties, ObjectProvider<MachineIdLease> lease) {
+        IdgenMeterBinder idgenMeterBinder(IdgenProperties properties, ObjectProvider<MachineIdLease> lease,
+                ObjectProvider<SnowflakeGenerator> snowflake, ObjectProvider<UuidV7Generator> uuidV7) {
             IdgenProperties.Source source = properties.getMachineId().getSource();
-            return new IdgenMeterBinder(lease.getIfAvailable(), source == null ? "custom" : Configure.sourceName(source));
+            return new IdgenMeterBinder(lease.getIfAvailable(), source == null ? "custom" : Configure.sourceName(source),
+                    snowflake.getIfAvailable(), uuidV7.getIfAvailable());
         }
     }
 }

@@ -73,9 +73,9 @@ class IdgenAutoConfigurationTest {
                 "idgen.snowflake.clock-backwards-max=1s", "idgen.uuid-v7.clock-backwards=refuse").run(context -> {
                     assertThat(context).hasNotFailed();
                     SnowflakeGenerator snowflake = context.getBean(SnowflakeGenerator.class);
-                    assertThat(snowflake.layout()).isEqualTo(new SnowflakeLayout("custom", 40, 8, 15,
-                            Instant.parse("2024-01-01T00:00:00Z"), Duration.ofMillis(2),
-                            SnowflakeLayout.FieldOrder.TIME_MACHINE_SEQUENCE));
+                    assertThat(snowflake.layout()).isEqualTo(SnowflakeLayout.custom("custom").timestampBits(40)
+                            .machineBits(8).sequenceBits(15).epoch(Instant.parse("2024-01-01T00:00:00Z"))
+                            .tick(Duration.ofMillis(2)).build());
                     assertThat(snowflake.machineId()).isEqualTo(77);
                     assertThat(snowflake.decode(snowflake.nextLong()).machineId()).isEqualTo(77);
                     assertThat(snowflake.policy()).isEqualTo(ClockBackwardsPolicy.runAhead(Duration.ofSeconds(1)));
@@ -264,7 +264,41 @@ class IdgenAutoConfigurationTest {
                     .gauge().value()).isEqualTo(1.0);
             held.set(false);
             assertThat(registry.get("idgen.lease.held").gauge().value()).isEqualTo(0.0);
+            for (String generator : new String[] {"snowflake", "uuid-v7"}) {
+                for (String counter : new String[] {"idgen.clock.steps.back", "idgen.clock.tick.waits",
+                        "idgen.clock.refusals", "idgen.clock.run.aheads"}) {
+                    assertThat(registry.get(counter).tag("generator", generator).functionCounter().count())
+                            .as(counter + " " + generator).isEqualTo(0.0);
+                }
+                assertThat(registry.get("idgen.clock.step.back.max").tag("generator", generator).gauge().value())
+                        .isEqualTo(0.0);
+            }
         });
+    }
+
+    @Test
+    void aRefusedClockTurnsHealthDownForTheWindowAndCountsAsAMeter() {
+        java.util.concurrent.atomic.AtomicLong now = new java.util.concurrent.atomic.AtomicLong(1_800_000_000_000L);
+        java.time.InstantSource clock = () -> Instant.ofEpochMilli(now.get());
+        SnowflakeGenerator snowflake = SnowflakeGenerator.builder().machineId(1).clock(clock)
+                .onClockBackwards(ClockBackwardsPolicy.refuse()).build();
+        IdgenHealthIndicator health = new IdgenHealthIndicator(snowflake, MachineIdLease.fixed(1), null,
+                Duration.ofSeconds(30), clock);
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        new IdgenMeterBinder(null, "fixed", snowflake, null).bindTo(registry);
+        snowflake.nextLong();
+        assertThat(health.health().getStatus()).isEqualTo(Status.UP);
+        now.addAndGet(-100); // the clock steps back 100 ms: refused
+        org.assertj.core.api.Assertions.assertThatThrownBy(snowflake::nextLong)
+                .isInstanceOf(dev.idgen.clock.ClockMovedBackwardsException.class);
+        assertThat(health.health().getStatus()).isEqualTo(Status.DOWN);
+        assertThat(registry.get("idgen.clock.refusals").tag("generator", "snowflake").functionCounter().count())
+                .isEqualTo(1.0);
+        assertThat(registry.get("idgen.clock.steps.back").functionCounter().count()).isEqualTo(1.0);
+        assertThat(registry.get("idgen.clock.step.back.max").gauge().value()).isEqualTo(100.0);
+        now.addAndGet(30_101); // past the window, and past the last tick
+        snowflake.nextLong();
+        assertThat(health.health().getStatus()).isEqualTo(Status.UP);
     }
 
     @Test

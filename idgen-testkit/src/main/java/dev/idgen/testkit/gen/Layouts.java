@@ -23,7 +23,7 @@ public final class Layouts {
     }
 
     /**
-     * One of the presets (twitter, discord, instagram, sonyflake).
+     * One of the presets ({@link SnowflakeLayout#presets()}).
      *
      * @param random the source
      * @return a preset
@@ -54,8 +54,10 @@ public final class Layouts {
         long tick = TICKS[random.nextInt(TICKS.length)];
         SnowflakeLayout.FieldOrder order = random.nextBoolean()
                 ? SnowflakeLayout.FieldOrder.TIME_MACHINE_SEQUENCE : SnowflakeLayout.FieldOrder.TIME_SEQUENCE_MACHINE;
-        return new SnowflakeLayout("seeded-" + timestampBits + "-" + machineBits + "-" + sequenceBits,
-                timestampBits, machineBits, sequenceBits, Instant.ofEpochMilli(epoch), Duration.ofMillis(tick), order);
+        return SnowflakeLayout.custom("seeded-" + timestampBits + "-" + machineBits + "-" + sequenceBits)
+                .epoch(Instant.ofEpochMilli(epoch)).tick(Duration.ofMillis(tick))
+                .timestampBits(timestampBits).machineBits(machineBits).sequenceBits(sequenceBits)
+                .fieldOrder(order).build();
     }
 
     /**

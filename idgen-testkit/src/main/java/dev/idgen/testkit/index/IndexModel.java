@@ -52,6 +52,11 @@ public final class IndexModel {
     private final int pageBytes;
     private final LruPool pool;
     private final RightmostSplit rightmostSplit;
+    private final IndexEngine engine;
+    /** PostgreSQL: bytes per leaf entry; InnoDB: bytes per record. */
+    private final int entryBytes;
+    /** InnoDB: the most records a sequential insert may fill a page to (the 1/16 reserve kept). */
+    private final int sequentialCapacity;
 
     /** The key being inserted, as unsigned words. */
     private final long[] probe;
@@ -78,12 +83,53 @@ public final class IndexModel {
         this.keyType = b.keyType;
         this.words = keyType.words();
         this.pageBytes = b.format.pageBytes();
-        this.leafCapacity = b.leafCapacity > 0 ? b.leafCapacity
+        int capacity = b.leafCapacity > 0 ? b.leafCapacity
                 : b.format.leafCapacity(keyType.storedBytes(), b.rowBytes);
         this.internalCapacity = b.internalCapacity > 0 ? b.internalCapacity
                 : b.format.internalCapacity(keyType.storedBytes());
         this.pool = b.poolPages > 0 ? new LruPool(b.poolPages) : null;
         this.rightmostSplit = b.rightmostSplit;
+        this.engine = b.engine;
+        switch (engine) {
+            case POSTGRESQL -> {
+                this.entryBytes = IndexEngine.pgEntryBytes(keyType);
+                this.leafCapacity = IndexEngine.PG_SPACE / entryBytes; // the rightmost leaf: no high key
+                this.sequentialCapacity = leafCapacity;
+            }
+            case INNODB -> {
+                this.entryBytes = IndexEngine.innodbRecordBytes(keyType, b.rowBytes);
+                int full = 0;
+                while (entryBytes <= innodbFree(full)) {
+                    full++;
+                }
+                int sequential = 0;
+                while (IndexEngine.INNODB_RESERVE + entryBytes <= innodbFree(sequential)) {
+                    sequential++;
+                }
+                if (full < MIN_LEAF_CAPACITY) {
+                    throw new IllegalArgumentException("an InnoDB page holds " + full + " records of " + entryBytes
+                            + " bytes; at least " + MIN_LEAF_CAPACITY + " must fit");
+                }
+                this.leafCapacity = full;
+                this.sequentialCapacity = Math.max(1, sequential);
+            }
+            case SQLITE -> {
+                this.entryBytes = IndexEngine.sqliteCellBytes(keyType, b.rowBytes);
+                // a leaf holds M cells; the model keeps a copy of the divider SQLite moves up to the
+                // parent, so every leaf but the last holds M + 1 keys here
+                this.sequentialCapacity = (IndexEngine.SQLITE_PAGE - 8) / entryBytes;
+                this.leafCapacity = sequentialCapacity + 1;
+                if (leafCapacity < MIN_LEAF_CAPACITY) {
+                    throw new IllegalArgumentException("a SQLite page holds " + leafCapacity + " cells of " + entryBytes
+                            + " bytes; at least " + MIN_LEAF_CAPACITY + " must fit");
+                }
+            }
+            default -> {
+                this.entryBytes = 0;
+                this.leafCapacity = capacity;
+                this.sequentialCapacity = leafCapacity;
+            }
+        }
         this.probe = new long[words];
         this.separator = new long[words];
         this.root = newLeaf();
@@ -223,6 +269,20 @@ public final class IndexModel {
             return false;
         }
         keys++;
+        if (engine == IndexEngine.SQLITE && level > 0 && leaf.count == (rightmost ? sequentialCapacity : leafCapacity)) {
+            Leaf sibling = sqliteBalance(leaf, pos, level - 1);
+            pageWrites += 3;
+            return sibling == null || raise(sibling, level);
+        }
+        if (engine == IndexEngine.POSTGRESQL || engine == IndexEngine.INNODB) {
+            Leaf sibling = engine == IndexEngine.INNODB ? innodbInsert(leaf, pos) : postgresInsert(leaf, pos, rightmost);
+            if (sibling == null) {
+                pageWrites++;
+                return true;
+            }
+            pageWrites += 3;
+            return raise(sibling, level);
+        }
         if (leaf.count < leafCapacity) {
             insertWords(leaf.keys, leaf.count, pos, probe);
             leaf.count++;
@@ -238,6 +298,11 @@ public final class IndexModel {
         } else {
             sibling = splitLeaf(leaf, pos);
         }
+        return raise(sibling, level);
+    }
+
+    /** Adds {@code sibling} (the separator set) to the parents on the path, splitting them as needed. */
+    private boolean raise(Page sibling, int level) {
         for (int l = level - 1; l >= 0; l--) {
             Internal parent = pathPages[l];
             int child = pathChild[l];
@@ -252,6 +317,181 @@ public final class IndexModel {
         }
         growRoot(sibling);
         return true;
+    }
+
+    /**
+     * SQLite's balance_nonroot for a full leaf with a parent: the leaf and up to two neighbours
+     * (the one on each side; at either end of the parent the two on the one side) share their
+     * entries and the new one. They are packed as full as they go from the left, one more page
+     * opened when needed; then, from the right, each pair of neighbours is evened out (the right
+     * takes entries from the left while it has two fewer). Dividers are kept as copies here (SQLite's
+     * index tree moves them up), so leaves hold about one entry per page more than SQLite's.
+     *
+     * @return the new leaf to add to the parent after the last sibling, or null when none was needed
+     */
+    private Leaf sqliteBalance(Leaf leaf, int pos, int parentLevel) {
+        Internal parent = pathPages[parentLevel];
+        int child = pathChild[parentLevel];
+        int n = Math.min(3, parent.count);
+        int first = child == 0 ? 0 : child == parent.count - 1 ? Math.max(0, child - 2) : child - 1;
+        n = Math.min(n, parent.count - first);
+        int total = 1;
+        for (int j = 0; j < n; j++) {
+            total += parent.children[first + j].count;
+        }
+        long[] all = new long[total * words];
+        int at = 0;
+        for (int j = 0; j < n; j++) {
+            Page p = parent.children[first + j];
+            if (p == leaf) {
+                System.arraycopy(p.keys, 0, all, at * words, pos * words);
+                System.arraycopy(probe, 0, all, (at + pos) * words, words);
+                System.arraycopy(p.keys, pos * words, all, (at + pos + 1) * words, (p.count - pos) * words);
+                at += p.count + 1;
+            } else {
+                System.arraycopy(p.keys, 0, all, at * words, p.count * words);
+                at += p.count;
+            }
+        }
+        // in SQLite's own terms: cells of the window, the dividers between its pages included, and
+        // a divider after the window's last page unless it is the last leaf of the tree
+        int cells = sequentialCapacity;
+        int hasRight = pathRightmost[parentLevel] && first + n == parent.count ? 0 : 1;
+        int real = total - hasRight;
+        int pages = Math.max(n, (real + 1 + cells) / (cells + 1)); // k pages hold k * cells + k - 1
+        int[] counts = new int[pages];
+        int left = real;
+        for (int i = 0; i < pages; i++) {
+            counts[i] = Math.min(cells, left);
+            left -= counts[i] + 1;
+            left = Math.max(left, 0);
+        }
+        for (int i = pages - 1; i > 0; i--) {
+            while (counts[i] + 2 <= counts[i - 1] || counts[i] == 0) {
+                counts[i]++;
+                counts[i - 1]--;
+            }
+        }
+        for (int i = 0; i < pages; i++) {
+            counts[i] += i < pages - 1 ? 1 : hasRight; // the model's copies of the dividers
+        }
+        leafHalfSplits += pages > n ? 1 : 0;
+        Leaf added = pages > n ? newLeaf() : null;
+        at = 0;
+        for (int i = 0; i < pages; i++) {
+            Page p = i < n ? parent.children[first + i] : added;
+            System.arraycopy(all, at * words, p.keys, 0, counts[i] * words);
+            p.count = counts[i];
+            if (i > 0 && i < n) {
+                System.arraycopy(all, at * words, parent.keys, (first + i - 1) * words, words); // the divider before page i
+            }
+            at += counts[i];
+            touch(p);
+        }
+        if (added == null) {
+            return null;
+        }
+        System.arraycopy(added.keys, 0, separator, 0, words);
+        pathChild[parentLevel] = first + n - 1;
+        return added;
+    }
+
+    /** InnoDB: bytes left for one more record on a page of {@code n} records (after reorganizing). */
+    private int innodbFree(int n) {
+        return IndexEngine.INNODB_SPACE - n * entryBytes - (2 * (n + 1) + 3) / 4;
+    }
+
+    /**
+     * InnoDB's leaf insert (btr_cur_optimistic_insert, then btr_page_split_and_insert). An insert
+     * is sequential when it lands right after the page's last insert; a
+     * sequential insert may not take the page past {@link #sequentialCapacity}. A split after a
+     * sequential insert happens at the insert point: the new record and at most one record after it
+     * stay, the rest moves right (with none or one after it, the new record moves right too). Any
+     * other split is at the middle record. The page that takes the new record remembers it as its
+     * last insert; the other forgets.
+     */
+    private Leaf innodbInsert(Leaf leaf, int pos) {
+        // only the ascending direction: with InnoDB's descending rule as well the model splits more
+        // often than the engine on every recorded run, random keys included
+        boolean sequential = leaf.hasLast && pos > 0 && compare(leaf.keys, pos - 1, leaf.last) == 0;
+        if (leaf.count < leafCapacity && !(sequential && leaf.count >= sequentialCapacity)) {
+            insertWords(leaf.keys, leaf.count, pos, probe);
+            leaf.count++;
+            remember(leaf);
+            return null;
+        }
+        int n = leaf.count;
+        int stay;                       // entries of the n + 1 (probe included) that stay left
+        if (sequential) {
+            leafPointSplits++;
+            stay = n - pos <= 1 ? pos : pos + 2;
+        } else {
+            leafHalfSplits++;
+            int middle = (n + 2) / 2 - 1; // page_get_middle_rec: this old record starts the right page
+            stay = pos <= middle ? middle + 1 : middle;
+        }
+        stay = Math.max(1, Math.min(n, stay));
+        Leaf right = splitLeafAt(leaf, pos, stay);
+        if (pos < stay) {
+            remember(leaf);
+            right.hasLast = false;
+        } else {
+            remember(right);
+            leaf.hasLast = false;
+        }
+        return right;
+    }
+
+    private void remember(Leaf leaf) {
+        System.arraycopy(probe, 0, leaf.last, 0, words);
+        leaf.hasLast = true;
+    }
+
+    /**
+     * PostgreSQL's leaf insert (_bt_findsplitloc): every leaf but the rightmost keeps a high key, so
+     * holds one entry less; the rightmost splits so that the left page keeps the fillfactor, 90 %,
+     * wherever the new key falls; any other leaf so that both sides have the same free space.
+     */
+    private Leaf postgresInsert(Leaf leaf, int pos, boolean rightmost) {
+        int capacity = rightmost ? leafCapacity : leafCapacity - 1;
+        if (leaf.count < capacity) {
+            insertWords(leaf.keys, leaf.count, pos, probe);
+            leaf.count++;
+            return null;
+        }
+        int total = leaf.count + 1;
+        int e = entryBytes;
+        int best = 1;
+        double bestDelta = Double.MAX_VALUE;
+        for (int left = 1; left < total; left++) {
+            double leftFree = IndexEngine.PG_SPACE - (left + 1) * e;                         // items + high key
+            double rightFree = IndexEngine.PG_SPACE - (total - left + (rightmost ? 0 : 1)) * e;
+            double delta = rightmost
+                    ? Math.abs(IndexEngine.PG_FILLFACTOR / 100.0 * leftFree - (1 - IndexEngine.PG_FILLFACTOR / 100.0) * rightFree)
+                    : Math.abs(leftFree - rightFree);
+            if (delta < bestDelta) {
+                bestDelta = delta;
+                best = left;
+            }
+        }
+        if (rightmost) {
+            leafPointSplits++;
+        } else {
+            leafHalfSplits++;
+        }
+        return splitLeafAt(leaf, pos, best);
+    }
+
+    /** Puts the probe in at {@code pos}, keeps the first {@code stay} entries and moves the rest to a new leaf. */
+    private Leaf splitLeafAt(Leaf leaf, int pos, int stay) {
+        insertWords(leaf.keys, leaf.count, pos, probe); // the array has one spare slot for this
+        leaf.count++;
+        Leaf right = newLeaf();
+        right.count = leaf.count - stay;
+        System.arraycopy(leaf.keys, stay * words, right.keys, 0, right.count * words);
+        leaf.count = stay;
+        System.arraycopy(right.keys, 0, separator, 0, words);
+        return right;
     }
 
     /** The rightmost rule: a new leaf holding just the probe; the separator is the probe. */
@@ -388,7 +628,7 @@ public final class IndexModel {
 
     private Leaf newLeaf() {
         leafPages++;
-        Leaf leaf = new Leaf(nextPageId(), (leafCapacity + 1) * words);
+        Leaf leaf = new Leaf(nextPageId(), (leafCapacity + 1) * words, words);
         admit(leaf);
         return leaf;
     }
@@ -482,10 +722,14 @@ public final class IndexModel {
         }
     }
 
-    /** {@code count} keys. */
+    /** {@code count} keys, and the last key inserted (InnoDB's PAGE_LAST_INSERT) while {@code hasLast}. */
     private static final class Leaf extends Page {
-        Leaf(int id, int keyWords) {
+        final long[] last;
+        boolean hasLast;
+
+        Leaf(int id, int keyWords, int words) {
             super(id, keyWords);
+            this.last = new long[words];
         }
     }
 
@@ -508,6 +752,7 @@ public final class IndexModel {
         private int internalCapacity;
         private int poolPages;
         private RightmostSplit rightmostSplit = RightmostSplit.APPEND_ONLY;
+        private IndexEngine engine = IndexEngine.GENERIC;
 
         private Builder(KeyType keyType) {
             this.keyType = Objects.requireNonNull(keyType, "keyType");
@@ -577,6 +822,18 @@ public final class IndexModel {
          */
         public Builder rightmostSplit(RightmostSplit rule) {
             this.rightmostSplit = Objects.requireNonNull(rule, "rule");
+            return this;
+        }
+
+        /**
+         * @param engine whose leaf split rules and entry sizes to follow (internal pages keep the
+         *     generic rules); default {@link IndexEngine#GENERIC}. {@link IndexEngine#builder} sets
+         *     the page format to match; the leaf capacity of {@link IndexEngine#POSTGRESQL} and
+         *     {@link IndexEngine#INNODB} comes from the engine, not from the format
+         * @return this builder
+         */
+        public Builder engine(IndexEngine engine) {
+            this.engine = Objects.requireNonNull(engine, "engine");
             return this;
         }
 

@@ -52,6 +52,13 @@ public record PageFormat(String name, int pageBytes, int pageOverheadBytes, int 
             24 + 16, 4, 8, 8, 8);
 
     /**
+     * SQLite B-tree pages of 4 KiB ({@code WITHOUT ROWID} table): 8-byte leaf page header, a 2-byte
+     * cell pointer per entry, each cell a payload-size varint and the record (header and values);
+     * internal cells add a 4-byte child page number (the header of 12 counted as overhead).
+     */
+    public static final PageFormat SQLITE = new PageFormat("SQLite", 4096, 12, 2, 3, 4 + 3, 1);
+
+    /**
      * Checks the format.
      *
      * @param name the engine, for reports

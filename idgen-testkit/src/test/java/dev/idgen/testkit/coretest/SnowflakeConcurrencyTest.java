@@ -54,8 +54,10 @@ class SnowflakeConcurrencyTest {
     void threadsContendingForExhaustedTicksWaitForAManualClockAndStayUnique() {
         // 2 sequence bits: 4 ids per tick, so nearly every call finds its tick exhausted and spins
         // re-reading the clock; the clock moves 1 ms every 8 reads, so the spins end without sleeping
-        SnowflakeLayout tiny = new SnowflakeLayout("tiny", 51, 10, 2, Instant.parse("2020-01-01T00:00:00Z"),
-                Duration.ofMillis(1), SnowflakeLayout.FieldOrder.TIME_MACHINE_SEQUENCE);
+        SnowflakeLayout tiny = SnowflakeLayout.custom("tiny")
+                .epoch(Instant.parse("2020-01-01T00:00:00Z")).tick(Duration.ofMillis(1))
+                .timestampBits(51).machineBits(10).sequenceBits(2)
+                .fieldOrder(SnowflakeLayout.FieldOrder.TIME_MACHINE_SEQUENCE).build();
         ManualClock clock = ManualClock.at(Instant.parse("2026-01-01T00:00:00Z"))
                 .autoAdvanceEvery(8, Duration.ofMillis(1));
         SnowflakeGenerator ids = SnowflakeGenerator.builder().layout(tiny).machineId(9).clock(clock)

@@ -1,0 +1,520 @@
+package dev.idgen.lease.redis;
+
+import dev.idgen.lease.redis.RedisLeaseProtocol.RedisLeaseIoException;
+import dev.idgen.lease.redis.RedisLeaseProtocol.Reply;
+import dev.idgen.machine.MachineIdLeaseException;
+import dev.idgen.machine.spi.FencingLease;
+import dev.idgen.machine.spi.LeaseGuard;
+import dev.idgen.machine.spi.LeaseTimings;
+import dev.idgen.machine.spi.MachineIdUser;
+import dev.idgen.snowflake.SnowflakeLayout;
+import io.lettuce.core.api.StatefulRedisConnection;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.Objects;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A machine id leased from Redis, for one generator.
+ *
+ * <pre>{@code
+ * RedisClient client = RedisClient.create("redis://127.0.0.1:6379");
+ * StatefulRedisConnection<String, String> connection = client.connect(); // the lease's own
+ * RedisMachineIdLease lease = RedisMachineIdLease.builder(connection)
+ *         .keyPrefix("idgen:orders:").layout(SnowflakeLayout.TWITTER)
+ *         .acquire();
+ * SnowflakeGenerator ids = SnowflakeGenerator.builder().machineId(lease).build();
+ * ...
+ * lease.close(); // records the high-water mark and frees the id
+ * }</pre>
+ *
+ * <p><b>Claiming.</b> {@link Builder#acquire()} claims the lowest id whose key is absent (never
+ * claimed, released, or expired by Redis's clock) with {@code SET key "<token>/<owner>" NX PXAT
+ * now+ttl} inside a script that reads Redis's {@code TIME}; the token comes from {@code INCR} on the
+ * id's counter. Only the value with the current token and owner can renew or release the key. The
+ * claim raises the id's mark above the fence the last expiry written for it allowed, so the new
+ * holder starts above every ID the earlier one could make. A Redis restarted less than a TTL ago may
+ * have forgotten live claims (no persistence): claims wait until it has been up for a TTL.
+ *
+ * <p><b>Fencing by time.</b> Every renewal is a compare-owner script that sets the expiry to
+ * {@code E = TIME + ttl} and returns it. The generator refuses every ID whose own time reaches
+ * {@code E - maxClockSkew - safetyMargin}, where {@code E} is the older of the last two acknowledged
+ * expiries ({@link LeaseGuard}): Redis frees the key only once its clock passes {@code E}, and the
+ * next holder's clock then reads at least {@code E - maxClockSkew}. The fence holds with no thread
+ * running. What replication and failover can still do is in {@code docs/lease-redis.md}.
+ *
+ * <p><b>Clock skew.</b> On claiming and on every renewal the local wall clock (the generator's) is
+ * compared with Redis's {@code TIME}; beyond {@link Builder#maxClockSkew(Duration)} a claim fails and
+ * a held lease is fenced at once. {@link #isHeld()} also asks a monotonic watchdog (the lease must
+ * have been acknowledged within {@code ttl - maxClockSkew - safetyMargin} of the local monotonic
+ * clock); that is for reporting only, the fence is the generator's.
+ */
+public final class RedisMachineIdLease implements FencingLease, AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RedisMachineIdLease.class);
+    private static final long NONE = Long.MIN_VALUE;
+
+    private final RedisLeaseProtocol protocol;
+    private final long machineId;
+    private final LeaseGuard guard;
+    private final long watchdogNanos;
+    private final Object lock = new Object();
+    /** The fencing token of our claim on the key; changes only when we claim the id again. */
+    private volatile long token;
+    /** System.nanoTime() when the last two acknowledged writes were sent; the older bounds isHeld(). */
+    private long lastSentNanos = NONE;
+    private volatile long watchdogDeadline = NONE;
+    private ScheduledExecutorService renewer;
+
+    private RedisMachineIdLease(RedisLeaseProtocol protocol, LeaseTimings timings, InstantSource clock, Reply claim) {
+        this.protocol = protocol;
+        this.machineId = claim.machineId();
+        this.guard = new LeaseGuard("machine id " + machineId + " at Redis key " + protocol.leaseKey(machineId),
+                timings, clock);
+        this.token = claim.token();
+        this.watchdogNanos = TimeUnit.MILLISECONDS.toNanos(timings.ttl().toMillis() - timings.fenceOffsetMillis());
+    }
+
+    /**
+     * A builder for leases on the Redis behind {@code connection}. Give the lease a connection of its
+     * own (or one without blocking commands): a renewal queued behind a slow command is late.
+     *
+     * @param connection a connection to the Redis primary; the lease never closes it
+     * @return a new builder
+     */
+    public static Builder builder(StatefulRedisConnection<String, String> connection) {
+        return new Builder(connection);
+    }
+
+    @Override
+    public long machineId() {
+        return machineId;
+    }
+
+    /**
+     * Whether the id may be used now: the fence is open, the local clock is still before it, and the
+     * monotonic watchdog has not run out. For health checks and logs; the generator checks each ID's
+     * own time against the fence.
+     */
+    @Override
+    public boolean isHeld() {
+        long d = watchdogDeadline;
+        return guard.isHeld() && d != NONE && System.nanoTime() - d < 0;
+    }
+
+    @Override
+    public long highWaterMark() {
+        return guard.highWaterMark();
+    }
+
+    @Override
+    public void attach(MachineIdUser generator) {
+        guard.attach(generator);
+    }
+
+    /** {@return the owner written in the key: host, process id and a random suffix by default} */
+    public String owner() {
+        return protocol.owner();
+    }
+
+    /** {@return the fencing token of the current claim; each claim of an id adds one} */
+    public long token() {
+        return token;
+    }
+
+    /** {@return the Redis key of the lease} */
+    public String key() {
+        return protocol.leaseKey(machineId);
+    }
+
+    /** {@return Redis's clock minus the local clock, as last measured (positive: Redis is ahead)} */
+    public Duration clockSkew() {
+        return Duration.ofMillis(guard.skewMillis());
+    }
+
+    /**
+     * {@return the fence in force: the generator returns no ID whose time reaches it;
+     * {@link Instant#MIN} while fenced}
+     */
+    public Instant fence() {
+        long f = guard.fenceMillis();
+        return f == Long.MIN_VALUE ? Instant.MIN : Instant.ofEpochMilli(f);
+    }
+
+    /** {@return how many times this lease was fenced other than by {@link #close()}, for metrics} */
+    public long losses() {
+        return guard.losses();
+    }
+
+    /** {@return the timings, with the defaults filled in} */
+    public LeaseTimings timings() {
+        return guard.timings();
+    }
+
+    /**
+     * Renews now, off schedule: extends the key, records the generator's mark and re-checks the
+     * clock skew. A lease whose key is gone or another's tries to claim the same id again.
+     *
+     * @return whether the lease is held afterwards
+     */
+    public boolean renewNow() {
+        synchronized (lock) {
+            if (guard.isReleased()) {
+                return false;
+            }
+            try {
+                long sent = System.nanoTime();
+                Reply r = protocol.renew(machineId, token, guard.markToRecord());
+                if (!r.ok()) {
+                    guard.lost("the key of machine id " + machineId + " expired or was taken by another holder");
+                    forgetWatchdog();
+                    return reclaim();
+                }
+                acknowledge(r, sent);
+            } catch (RedisLeaseIoException e) {
+                LOG.warn("Renewing machine id {} at Redis key {} failed (the fence stays where the last renewals put"
+                        + " it): {}", machineId, key(), e.getMessage());
+            }
+            return isHeld();
+        }
+    }
+
+    /**
+     * Fences the generator, records its high-water mark and frees the id for the next holder. A
+     * failed release only leaves the id to expire.
+     */
+    @Override
+    public void close() {
+        long mark;
+        synchronized (lock) {
+            if (guard.isReleased()) {
+                return;
+            }
+            mark = guard.release(); // fence first, then read the mark: nothing slips between
+            forgetWatchdog();
+        }
+        if (renewer != null) {
+            renewer.shutdownNow();
+        }
+        try {
+            boolean ours = protocol.release(machineId, token, mark);
+            LOG.info("Released machine id {} at Redis key {} (high-water mark {}{})", machineId, key(), mark,
+                    ours ? "" : "; the key was no longer ours");
+        } catch (RedisLeaseIoException e) {
+            LOG.warn("Releasing machine id {} at Redis key {} failed; it frees itself when the lease expires: {}",
+                    machineId, key(), e.getMessage());
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Redis lease on machine id " + machineId + " at key " + key() + " by " + protocol.owner() + ", token "
+                + token + ", " + guard.state();
+    }
+
+    /** A fresh claim (ours in {@code r}): check the skew, keep its expiry, renew once to open the fence. */
+    private boolean takeClaim(Reply r, long sentNanos) throws RedisLeaseIoException {
+        token = r.token();
+        forgetWatchdog();
+        if (!guard.acceptSkew(r.redisNowMillis(), r.localBefore(), r.localAfter())) {
+            return false;
+        }
+        guard.claimed(r.expiresMillis(), r.mark());
+        lastSentNanos = sentNanos;
+        long sent = System.nanoTime();
+        Reply renewal = protocol.renew(machineId, token, guard.markToRecord());
+        if (!renewal.ok()) {
+            guard.lost("the key of machine id " + machineId + " was taken over right after the claim");
+            return false;
+        }
+        acknowledge(renewal, sent);
+        return isHeld();
+    }
+
+    private void acknowledge(Reply r, long sentNanos) {
+        if (guard.acceptSkew(r.redisNowMillis(), r.localBefore(), r.localAfter())) {
+            guard.acknowledged(r.expiresMillis(), r.mark());
+            // the watchdog trails the older of the last two acknowledged writes, as the fence does
+            if (lastSentNanos != NONE) {
+                watchdogDeadline = lastSentNanos + watchdogNanos;
+            }
+            lastSentNanos = sentNanos;
+        } else {
+            forgetWatchdog();
+        }
+    }
+
+    private void forgetWatchdog() {
+        lastSentNanos = NONE;
+        watchdogDeadline = NONE;
+    }
+
+    /** Our key is gone or another's: claim the same id again if it is free. */
+    private boolean reclaim() throws RedisLeaseIoException {
+        long sent = System.nanoTime();
+        if (protocol.uptimeAboveMillis() < guard.timings().ttl().toMillis()) {
+            return false; // a restarted Redis may have forgotten another's claim: wait a TTL
+        }
+        Reply r = protocol.claimFirstFree(machineId, machineId);
+        if (!r.ok()) {
+            return false;
+        }
+        LOG.info("Claimed machine id {} at Redis key {} again (token {}, high-water mark {})", machineId, key(),
+                r.token(), r.mark());
+        return takeClaim(r, sent);
+    }
+
+    private void startBackground(Duration renewEvery) {
+        String name = "idgen-lease-redis-" + machineId + "-renew";
+        renewer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        });
+        long every = renewEvery.toNanos();
+        renewer.scheduleWithFixedDelay(this::renewQuietly, every, every, TimeUnit.NANOSECONDS);
+    }
+
+    private void renewQuietly() {
+        try {
+            renewNow();
+        } catch (RuntimeException e) {
+            LOG.warn("Renewal of machine id {} at Redis key {} failed", machineId, key(), e);
+        }
+    }
+
+    /**
+     * Configures and acquires a {@link RedisMachineIdLease}. Holds configuration only; the claim is
+     * the protocol's. Not thread-safe.
+     */
+    public static final class Builder {
+        private final StatefulRedisConnection<String, String> connection;
+        private String keyPrefix = "idgen:lease:";
+        private long maxMachineId = SnowflakeLayout.TWITTER.maxMachineId();
+        private String space = "the default space 0..1023 (Twitter layout, 10 machine bits)";
+        private Duration ttl = Duration.ofSeconds(30);
+        private Duration renewEvery;
+        private Duration safetyMargin;
+        private Duration maxClockSkew;
+        private InstantSource clock = InstantSource.system();
+        private boolean background = true;
+        private String owner;
+
+        private Builder(StatefulRedisConnection<String, String> connection) {
+            this.connection = Objects.requireNonNull(connection, "connection");
+        }
+
+        /**
+         * @param prefix the start of every key the lease uses, e.g. {@code "idgen:orders:"}; one
+         *     prefix per machine-id space (per service); default {@code "idgen:lease:"}
+         * @return this builder
+         * @throws IllegalArgumentException if the prefix is blank or holds a brace (the lease puts
+         *     each id's keys in one hash slot with {@code {id}})
+         */
+        public Builder keyPrefix(String prefix) {
+            Objects.requireNonNull(prefix, "prefix");
+            if (prefix.isBlank()) {
+                throw new IllegalArgumentException("keyPrefix \"" + prefix + "\" is blank; give the service's own prefix,"
+                        + " e.g. \"idgen:orders:\"");
+            }
+            if (prefix.indexOf('{') >= 0 || prefix.indexOf('}') >= 0) {
+                throw new IllegalArgumentException("keyPrefix \"" + prefix + "\" holds a brace; the lease adds the hash"
+                        + " tag {id} itself");
+            }
+            this.keyPrefix = prefix;
+            return this;
+        }
+
+        /**
+         * Claims ids of the layout's machine-id space, {@code 0..layout.maxMachineId()}.
+         *
+         * @param layout the generator's layout
+         * @return this builder
+         */
+        public Builder layout(SnowflakeLayout layout) {
+            Objects.requireNonNull(layout, "layout");
+            this.maxMachineId = layout.maxMachineId();
+            this.space = "the machine-id space 0.." + maxMachineId + " of layout " + layout.name() + " ("
+                    + layout.machineBits() + " machine bits)";
+            return this;
+        }
+
+        /**
+         * @param maxMachineId the largest id to claim; default 1023 (the Twitter layout's)
+         * @return this builder
+         */
+        public Builder maxMachineId(long maxMachineId) {
+            if (maxMachineId < 0 || maxMachineId > Integer.MAX_VALUE) {
+                throw new IllegalArgumentException("maxMachineId " + maxMachineId + " is outside 0.." + Integer.MAX_VALUE);
+            }
+            this.maxMachineId = maxMachineId;
+            this.space = "the machine-id space 0.." + maxMachineId;
+            return this;
+        }
+
+        /**
+         * @param ttl how long a claim or renewal lasts by Redis's clock; default 30 s, at least
+         *     100 ms; see {@link LeaseTimings} for what it must exceed
+         * @return this builder
+         */
+        public Builder ttl(Duration ttl) {
+            this.ttl = Objects.requireNonNull(ttl, "ttl");
+            return this;
+        }
+
+        /**
+         * @param renewEvery the pause between renewals; default a fifth of the TTL
+         * @return this builder
+         */
+        public Builder renewEvery(Duration renewEvery) {
+            this.renewEvery = Objects.requireNonNull(renewEvery, "renewEvery");
+            return this;
+        }
+
+        /**
+         * @param margin how far before {@code expiry - maxClockSkew} the fence stands; default a
+         *     tenth of the TTL
+         * @return this builder
+         */
+        public Builder safetyMargin(Duration margin) {
+            this.safetyMargin = Objects.requireNonNull(margin, "margin");
+            return this;
+        }
+
+        /**
+         * @param max the largest difference allowed between any holder's clock and Redis's; default
+         *     {@link LeaseTimings#DEFAULT_MAX_CLOCK_SKEW} (1 s). Every holder under one prefix should
+         *     use the same bound and margin.
+         * @return this builder
+         */
+        public Builder maxClockSkew(Duration max) {
+            this.maxClockSkew = Objects.requireNonNull(max, "max");
+            return this;
+        }
+
+        /**
+         * @param clock the local wall clock compared with Redis's: the generator's clock; default the
+         *     system clock
+         * @return this builder
+         */
+        public Builder clock(InstantSource clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /**
+         * @param owner the holder's name written in the key; default host, process id and a random
+         *     suffix ({@link LeaseGuard#defaultOwner()})
+         * @return this builder
+         */
+        public Builder owner(String owner) {
+            Objects.requireNonNull(owner, "owner");
+            if (owner.isBlank() || owner.length() > 255) {
+                throw new IllegalArgumentException("owner must be 1 to 255 characters, not blank");
+            }
+            this.owner = owner;
+            return this;
+        }
+
+        /**
+         * Whether the lease renews itself on a thread of its own. Without it the caller renews
+         * ({@link RedisMachineIdLease#renewNow()}); for tests. The fence never needs a thread.
+         *
+         * @param background default {@code true}
+         * @return this builder
+         */
+        Builder background(boolean background) {
+            this.background = background;
+            return this;
+        }
+
+        /**
+         * Claims the lowest free machine id, renews it once (a claim's own write opens no fence) and
+         * returns the lease, renewing in the background. Waits first, if Redis has been up for less
+         * than the TTL (it may have restarted without the claims of live holders).
+         *
+         * @return the lease, held
+         * @throws MachineIdLeaseException if every id of the space is held (the message names the
+         *     space and how to widen it), Redis does not answer, or the clocks differ by more than
+         *     {@link #maxClockSkew(Duration)}
+         * @throws IllegalArgumentException naming the numbers, if the timings do not fit
+         *     ({@link LeaseTimings})
+         */
+        public RedisMachineIdLease acquire() {
+            LeaseTimings timings = LeaseTimings.of(ttl, renewEvery, safetyMargin, maxClockSkew);
+            // a command that hangs longer than a third of the headroom would fence a healthy holder anyway
+            Duration timeout = timings.headroom().dividedBy(3);
+            RedisLeaseProtocol protocol = new RedisLeaseProtocol(connection, keyPrefix,
+                    owner != null ? owner : LeaseGuard.defaultOwner(), timings.ttl().toMillis(),
+                    timings.fenceOffsetMillis(), timeout, clock);
+            Reply claim = null;
+            long sent;
+            try {
+                awaitUptime(protocol, timings.ttl().toMillis());
+                sent = System.nanoTime();
+                for (long from = 0; from <= maxMachineId && claim == null; from += RedisLeaseProtocol.CHUNK) {
+                    Reply r = protocol.claimFirstFree(from, Math.min(maxMachineId, from + RedisLeaseProtocol.CHUNK - 1));
+                    if (r.ok()) {
+                        claim = r;
+                    } else {
+                        sent = System.nanoTime();
+                    }
+                }
+            } catch (RedisLeaseIoException e) {
+                throw new MachineIdLeaseException("Could not claim a machine id under Redis key prefix " + keyPrefix
+                        + ": " + e.getMessage(), e.getCause());
+            }
+            if (claim == null) {
+                throw new MachineIdLeaseException("Every machine id of " + space + " under Redis key prefix "
+                        + keyPrefix + " is held by a live lease; free one, or widen the space: a layout with more"
+                        + " machine bits (e.g. SnowflakeLayout.SONYFLAKE, 0..65535, or a custom layout) and"
+                        + " builder.layout(it)");
+            }
+            RedisMachineIdLease lease = new RedisMachineIdLease(protocol, timings, clock, claim);
+            boolean held;
+            try {
+                held = lease.takeClaim(claim, sent);
+            } catch (RedisLeaseIoException e) {
+                lease.close();
+                throw new MachineIdLeaseException("Claimed machine id " + claim.machineId() + " at Redis key "
+                        + lease.key() + " but could not confirm it: " + e.getMessage(), e.getCause());
+            }
+            if (!held) {
+                String why = lease.guard.state();
+                lease.close(); // frees the id at once
+                throw new MachineIdLeaseException("Could not hold machine id " + claim.machineId() + " at Redis key "
+                        + lease.key() + ": " + why + "; fix the clock (NTP) or the timings before claiming a machine id");
+            }
+            LOG.info("Claimed machine id {} at Redis key {} (token {}, high-water mark {}, clock skew {} ms, fence {})",
+                    lease.machineId, lease.key(), lease.token, lease.highWaterMark(), lease.guard.skewMillis(),
+                    lease.fence());
+            if (background) {
+                lease.startBackground(timings.renewEvery());
+            }
+            return lease;
+        }
+
+        /** Waits until Redis has surely been up for longer than the TTL: a restart may have lost live claims. */
+        private static void awaitUptime(RedisLeaseProtocol protocol, long ttlMillis) throws RedisLeaseIoException {
+            long up = protocol.uptimeAboveMillis();
+            if (up >= ttlMillis) {
+                return;
+            }
+            LOG.info("Redis has been up only {} s; claims wait until it has been up longer than the ttl ({} ms), as a"
+                    + " restart without persistence forgets live claims", up / 1000, ttlMillis);
+            while ((up = protocol.uptimeAboveMillis()) < ttlMillis) {
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(Math.min(1000, ttlMillis + 1000 - up)));
+                if (Thread.interrupted()) {
+                    Thread.currentThread().interrupt();
+                    throw new RedisLeaseIoException("interrupted while waiting for Redis's uptime", null);
+                }
+            }
+        }
+    }
+}

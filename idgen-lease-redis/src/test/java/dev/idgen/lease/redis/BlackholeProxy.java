@@ -1,0 +1,91 @@
+package dev.idgen.lease.redis;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * A loopback TCP forwarder that can stop forwarding while keeping both sockets open: a silent
+ * network partition as the client sees it (no reset, no FIN; its writes succeed and no answer
+ * comes), which a stopped server cannot imitate.
+ */
+final class BlackholeProxy implements AutoCloseable {
+
+    private final ServerSocket listener;
+    private final int targetPort;
+    private final List<Socket> sockets = new CopyOnWriteArrayList<>();
+    private volatile boolean silent;
+
+    BlackholeProxy(int targetPort) throws IOException {
+        this.targetPort = targetPort;
+        this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        daemon(this::acceptLoop, "blackhole-accept");
+    }
+
+    int port() {
+        return listener.getLocalPort();
+    }
+
+    /** From now on, bytes in either direction are read and dropped. */
+    void partition() {
+        silent = true;
+    }
+
+    private void acceptLoop() {
+        while (!listener.isClosed()) {
+            try {
+                Socket client = listener.accept();
+                Socket server = new Socket(InetAddress.getLoopbackAddress(), targetPort);
+                sockets.add(client);
+                sockets.add(server);
+                daemon(() -> pump(client, server), "blackhole-up");
+                daemon(() -> pump(server, client), "blackhole-down");
+            } catch (IOException e) {
+                return;
+            }
+        }
+    }
+
+    private void pump(Socket from, Socket to) {
+        byte[] buffer = new byte[8192];
+        try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+            int n;
+            while ((n = in.read(buffer)) >= 0) {
+                if (!silent) {
+                    out.write(buffer, 0, n);
+                    out.flush();
+                }
+            }
+        } catch (IOException e) {
+            // a side closed
+        } finally {
+            close(from);
+            close(to);
+        }
+    }
+
+    private static void daemon(Runnable r, String name) {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        t.start();
+    }
+
+    private static void close(Socket s) {
+        try {
+            s.close();
+        } catch (IOException e) {
+            // already closed
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        listener.close();
+        sockets.forEach(BlackholeProxy::close);
+    }
+}

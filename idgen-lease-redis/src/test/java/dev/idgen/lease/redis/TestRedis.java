@@ -1,0 +1,166 @@
+package dev.idgen.lease.redis;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.ScanIterator;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.Delay;
+import java.io.File;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * The Redis servers the lease tests run on: the machine's server on 127.0.0.1:6379 (another through
+ * the system property {@code idgen.test.redis.uri}) for the ordinary tests, under a fresh key prefix
+ * deleted afterwards; and private {@code redis-server} processes on free loopback ports for the
+ * fault tests, which stop and restart them. A server that does not answer fails the test under CI
+ * ({@code CI=true}) and skips it, with the reason, elsewhere.
+ */
+final class TestRedis implements AutoCloseable {
+
+    static final String URI = System.getProperty("idgen.test.redis.uri", "redis://127.0.0.1:6379");
+
+    /** Reconnects every 100 ms, so a restarted server is found at once (Lettuce's default backs off to 30 s). */
+    static final ClientResources RESOURCES = ClientResources.builder()
+            .reconnectDelay(Delay.constant(Duration.ofMillis(100))).build();
+
+    final RedisClient client;
+    final String prefix = "idgen:test:" + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 8) + ":";
+    private final List<StatefulRedisConnection<String, String>> connections = new ArrayList<>();
+
+    private TestRedis(RedisClient client) {
+        this.client = client;
+    }
+
+    /** The shared server, answering, or the test fails (CI) or is skipped. */
+    static TestRedis shared() {
+        RedisClient client = RedisClient.create(RESOURCES, uri(URI));
+        TestRedis r = new TestRedis(client);
+        try {
+            r.connect().sync().ping();
+        } catch (RuntimeException e) {
+            r.close();
+            unavailable("Redis at " + URI + " does not answer: " + e.getMessage());
+        }
+        return r;
+    }
+
+    private static RedisURI uri(String uri) {
+        RedisURI u = RedisURI.create(uri);
+        u.setTimeout(Duration.ofSeconds(5));
+        return u;
+    }
+
+    static void unavailable(String why) {
+        if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+            fail(why + " (CI=true: the lease tests need Redis; .ci/run starts it)");
+        }
+        Assumptions.abort(why + "; skipped outside CI (run .ci/run, or start Redis, to include it)");
+    }
+
+    /** A new connection, closed with this. */
+    StatefulRedisConnection<String, String> connect() {
+        StatefulRedisConnection<String, String> c = client.connect();
+        synchronized (connections) {
+            connections.add(c);
+        }
+        return c;
+    }
+
+    /** Deletes every key under the prefix, closes the connections and the client. */
+    @Override
+    public void close() {
+        try {
+            RedisCommands<String, String> sync = client.connect().sync();
+            ScanIterator<String> keys = ScanIterator.scan(sync, ScanArgs.Builder.matches(prefix + "*").limit(500));
+            List<String> batch = new ArrayList<>();
+            while (keys.hasNext()) {
+                batch.add(keys.next());
+            }
+            if (!batch.isEmpty()) {
+                sync.del(batch.toArray(String[]::new));
+            }
+            sync.getStatefulConnection().close();
+        } catch (RuntimeException e) {
+            // a private server already stopped, or the shared one gone: nothing left to delete there
+        }
+        synchronized (connections) {
+            connections.forEach(StatefulRedisConnection::close);
+        }
+        client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+    }
+
+    /** A private {@code redis-server} on a free loopback port, without persistence, that tests stop and start. */
+    static final class Server implements AutoCloseable {
+        final int port;
+        private Process process;
+
+        Server() throws IOException, InterruptedException {
+            try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+                port = s.getLocalPort();
+            }
+            start();
+        }
+
+        void start() throws IOException, InterruptedException {
+            String binary = System.getProperty("idgen.test.redis.server", "redis-server");
+            ProcessBuilder pb = new ProcessBuilder(binary, "--port", Integer.toString(port), "--bind", "127.0.0.1",
+                    "--save", "", "--appendonly", "no", "--daemonize", "no", "--dir",
+                    System.getProperty("java.io.tmpdir"));
+            pb.redirectErrorStream(true).redirectOutput(new File("target/redis-" + port + ".log"));
+            try {
+                process = pb.start();
+            } catch (IOException e) {
+                unavailable("cannot start " + binary + " (" + e.getMessage() + ")");
+                return;
+            }
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (true) {
+                try (java.net.Socket probe = new java.net.Socket(InetAddress.getLoopbackAddress(), port)) {
+                    return;
+                } catch (IOException e) {
+                    if (!process.isAlive() || System.nanoTime() - end > 0) {
+                        fail("redis-server on port " + port + " did not start; see target/redis-" + port + ".log");
+                    }
+                    Thread.sleep(20);
+                }
+            }
+        }
+
+        void stop() throws InterruptedException {
+            process.destroy();
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor();
+            }
+        }
+
+        TestRedis redis() {
+            return redis(port);
+        }
+
+        /** A client on {@code port} (this server, or a proxy in front of it). */
+        static TestRedis redis(int port) {
+            RedisClient client = RedisClient.create(RESOURCES, TestRedis.uri("redis://127.0.0.1:" + port));
+            return new TestRedis(client);
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            if (process != null && process.isAlive()) {
+                stop();
+            }
+        }
+    }
+}
