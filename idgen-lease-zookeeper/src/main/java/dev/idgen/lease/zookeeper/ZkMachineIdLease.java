@@ -1,8 +1,9 @@
 package dev.idgen.lease.zookeeper;
 
-import dev.idgen.machine.MachineIdLease;
+import dev.idgen.machine.MachineIdLeaseException;
 import dev.idgen.machine.spi.FencingLease;
-import dev.idgen.machine.spi.LeaseMark;
+import dev.idgen.machine.spi.LeaseGuard;
+import dev.idgen.machine.spi.LeaseTimings;
 import dev.idgen.machine.spi.MachineIdUser;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -14,7 +15,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -52,106 +52,99 @@ import org.slf4j.LoggerFactory;
  * lets only one create succeed, so two clients never hold one id. The node goes away with its
  * session, so the ids of crashed or stopped processes are reused and restarts never use up the range.
  *
- * <p><b>Fencing by time.</b> The lease writes its node every {@link Builder#contactEvery(Duration)}
+ * <p><b>Fencing by time.</b> Every {@link Builder#contactEvery(Duration)} the lease writes its node
  * (a <em>contact</em>). ZooKeeper orders a write only while the session lives, and expires a session
- * only when its leader has heard nothing from it for the whole session timeout; so each acknowledged
- * contact proves the node cannot be gone, nor the id be someone else's, before a time computed from
- * the write's {@code mtime}, its round trip and the session timeout. From that the lease sets the
- * generator's fence ({@link MachineIdUser#fenceFrom(long)}): the generator refuses, after taking its
- * (tick, sequence) pair, every ID whose own time reaches it. No thread has to run for this to hold: a
- * process stopped for longer than the session resumes with a clock past the fence and is refused,
- * and a forward clock step or a run-ahead generator is refused by the time its IDs carry. The
- * arguments, as inequalities, are in {@code docs/lease-safety-zookeeper.md}.
+ * only once its leader has heard nothing from it for the whole session timeout; so an acknowledged
+ * contact proves that the node cannot be gone before {@code mtime - roundTrip + sessionTimeout}
+ * (ZooKeeper's clock), its <em>expiry</em>. The shared {@link LeaseGuard} turns expiries into the
+ * generator's fence, {@code expiry - maxClockSkew - margin}, from the older of the last two; the
+ * generator refuses, after taking its (tick, sequence) pair, every ID whose own time reaches it. No
+ * thread has to run for this to hold: a process stopped for longer than the session resumes with a
+ * clock past the fence and is refused, and a forward clock step or a run-ahead generator is refused
+ * by the time its IDs carry. Because a follower tells the leader of a contact only at the leader's
+ * next ping (half a server tick later), a contact counts only when the next one was sent at least
+ * {@code serverTickTime / 2 + margin} after it was acknowledged. The argument, as inequalities, is
+ * in {@code docs/lease-safety-zookeeper.md}.
  *
- * <p>Besides, the lease closes the fence at once on Curator's {@code SUSPENDED} or {@code LOST},
- * when its node is deleted, when the clocks differ by more than
- * {@link Builder#maxClockSkew(Duration)}, and when the Curator client is closed under it; after
+ * <p>Besides, the lease shuts the fence at once on Curator's {@code SUSPENDED}, {@code LOST} or
+ * {@code READ_ONLY}, when its node is deleted or taken, when the clocks differ by more than
+ * {@link Builder#maxClockSkew(Duration)}, and when the Curator client is closed under it. After
  * {@code RECONNECTED} it checks its node (still ours: contacts resume; gone: created again; another
- * holder's: fenced, retrying) and the fence opens on the next two contacts.
+ * holder's: fenced, retrying) and the fence opens again on the next two contacts.
  *
  * <p><b>High-water mark.</b> The persistent node {@code <path>/marks/<id>} keeps the last Unix
  * millisecond any holder of the id covered with an ID, raised (never lowered, by versioned writes)
  * from the generator's {@link MachineIdUser#highWaterMark()} every {@link Builder#markEvery(Duration)}
  * and on {@link #close()}. A new holder starts above it, and above its own claim's {@code mtime}
- * minus the skew bound, which is where every earlier holder's fence lay.
+ * minus the skew bound, where every earlier holder's fence lay: so no holder's clock enters the
+ * hand-over, the skew bound only keeps both sides working.
  *
  * <p><b>Clock skew.</b> Every write returns the server's modification time ({@code mtime}); its
  * difference from the local clock is {@link #clockSkew()}. Beyond
  * {@link Builder#maxClockSkew(Duration)} a claim fails and a held lease is fenced until the clocks
- * agree again. The skew bound is what lets each holder's clock work near the fence; the fence and
- * the claim mark themselves are computed in ZooKeeper's time.
+ * agree again.
  */
 public final class ZkMachineIdLease implements FencingLease, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ZkMachineIdLease.class);
+    private static final long NONE = Long.MIN_VALUE;
 
     private final CuratorFramework client;
     private final String root;
     private final long machineId;
     private final String owner;
-    private final long maxSkewMillis;
     private final InstantSource clock;
     private final long retryMillis;
     private final long markEveryNanos;
-    private final LeaseTimings timings;
-    private final ContactFence contacts;
+    private final long lagNanos;
+    private final LeaseGuard guard;
     private final ConnectionStateListener listener = this::stateChanged;
     private final CuratorListener closing = (c, event) -> {
         if (event.getType() == CuratorEventType.CLOSING) {
-            close(); // the client is going, and its session with it: fence and release before it does
+            close(); // the session ends with the client: fence and record the mark before it does
         }
     };
     private final ScheduledExecutorService worker;
     private final Object lock = new Object();
-    /** Counts connection-state events; a decision to hold made under an older count is void. */
+    /** Counts connection-state events; a decision to reconnect made under an older count is void. */
     private final AtomicLong epoch = new AtomicLong();
-    private final LeaseMark highWater;
     private final byte[] nodeData;
 
-    /** The conditions hold (connected, node ours, skew ok, not closed); the fence comes from contacts. */
-    private volatile boolean held;
     private volatile boolean connected = true;
-    private volatile boolean skewOk = true;
     private volatile boolean nodeOurs = true;
     private volatile long sessionId;
     /** The lease node's version after our last write: a contact writes only that version. */
     private volatile int nodeVersion;
-    private volatile long skewMillis;
-    private volatile String state = "held";
     private volatile boolean closed;
+    /** When the last contact given to the guard was acknowledged (System.nanoTime); NONE after a loss. */
+    private volatile long reportedAckNanos = NONE;
     private long lastMarkNanos;
 
-    private ZkMachineIdLease(Builder b, long machineId, Claim claim, LeaseTimings timings, long mark) {
+    private ZkMachineIdLease(Builder b, long machineId, Claim claim, LeaseGuard guard, long lagMillis) {
         this.client = b.client;
         this.root = b.path;
         this.machineId = machineId;
         this.owner = b.owner;
-        this.maxSkewMillis = b.maxClockSkew.toMillis();
         this.clock = b.clock;
         this.retryMillis = b.retryEvery.toMillis();
         this.markEveryNanos = b.markEvery.toNanos();
-        this.timings = timings;
-        this.contacts = new ContactFence(maxSkewMillis, b.margin.toMillis(), b.serverTick.toMillis());
+        this.lagNanos = TimeUnit.MILLISECONDS.toNanos(lagMillis);
+        this.guard = guard;
         this.sessionId = claim.session;
         this.nodeVersion = claim.version;
         this.nodeData = claim.data;
-        this.highWater = new LeaseMark("machine id " + machineId + " under " + root, mark);
-        this.skewMillis = claim.skew;
         this.worker = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "idgen-lease-zk-" + machineId);
             t.setDaemon(true);
             return t;
         });
-        // the claim is the first contact; the fence opens on the second (see ContactFence)
-        contacts.acknowledged(claim.session, claim.sentNanos, claim.ackedNanos, claim.mtime, timings.sessionMillis());
-        this.held = true;
         this.lastMarkNanos = System.nanoTime();
     }
 
     /**
-     * A builder for leases under {@code client}, which must be started. The client's session
-     * timeout sets how fast the lease fences: keep it a few seconds (see
-     * {@link Builder#acquire()} for the inequality it must meet).
+     * A builder for leases under {@code client}, which must be started and connected. The client's
+     * negotiated session timeout sets how fast the lease fences: keep it a few seconds, and see
+     * {@link Builder#acquire()} for the inequalities it must meet.
      *
      * @param client a started Curator client
      * @return a new builder
@@ -166,23 +159,23 @@ public final class ZkMachineIdLease implements FencingLease, AutoCloseable {
     }
 
     /**
-     * Whether the generator may make IDs now: the lease is connected, its node is ours, the clocks
-     * agree and the fence is still ahead of the clock. For health checks and logs; the generator
-     * does not ask it per ID, it compares each ID's time with the fence.
+     * Whether the generator may make IDs now: a fence was opened by acknowledged contacts, nothing
+     * was lost since, and the clock is still before the fence. For health checks and logs; the
+     * generator does not ask it per ID, it compares each ID's own time with the fence.
      */
     @Override
     public boolean isHeld() {
-        return held && clock.millis() < highWater.fenceMillis();
+        return guard.isHeld();
     }
 
     @Override
     public long highWaterMark() {
-        return highWater.millis();
+        return guard.highWaterMark();
     }
 
     @Override
     public void attach(MachineIdUser generator) {
-        highWater.attach(generator);
+        guard.attach(generator);
     }
 
     /**
@@ -191,7 +184,7 @@ public final class ZkMachineIdLease implements FencingLease, AutoCloseable {
      * @return the skew
      */
     public Duration clockSkew() {
-        return Duration.ofMillis(skewMillis);
+        return Duration.ofMillis(guard.skewMillis());
     }
 
     /**
@@ -200,17 +193,27 @@ public final class ZkMachineIdLease implements FencingLease, AutoCloseable {
      * @return the first instant no ID may carry; {@link Instant#MIN} while the lease is fenced
      */
     public Instant fence() {
-        long f = highWater.fenceMillis();
+        long f = guard.fenceMillis();
         return f == Long.MIN_VALUE ? Instant.MIN : Instant.ofEpochMilli(f);
     }
 
     /**
-     * The interval between contacts, as configured or derived from the negotiated session timeout.
+     * The timings in force: the negotiated session timeout as the TTL, the contact interval as the
+     * renewal interval, the margin and the skew bound.
      *
-     * @return the contact interval
+     * @return the checked timings
      */
-    public Duration contactEvery() {
-        return Duration.ofMillis(timings.contactEveryMillis());
+    public LeaseTimings timings() {
+        return guard.timings();
+    }
+
+    /**
+     * How many times the held lease was fenced other than by {@link #close()}, for metrics.
+     *
+     * @return the count
+     */
+    public long losses() {
+        return guard.losses();
     }
 
     /** @return the owner string stored in the lease node */
@@ -219,7 +222,7 @@ public final class ZkMachineIdLease implements FencingLease, AutoCloseable {
     }
 
     /**
-     * Writes the lease node now (a contact: moves the fence and re-checks the clock skew) and
+     * Writes the lease node now (a contact: may move the fence, re-checks the clock skew) and
      * records the generator's high-water mark. The lease does both on its own, every
      * {@link Builder#contactEvery(Duration)} and {@link Builder#markEvery(Duration)}.
      *
@@ -227,21 +230,21 @@ public final class ZkMachineIdLease implements FencingLease, AutoCloseable {
      */
     public boolean recordMarkNow() {
         synchronized (lock) {
-            if (!contact()) {
-                return false;
+            if (contact()) {
+                recordMark();
             }
-            recordMark();
-            return isHeld();
+            return guard.isHeld();
         }
     }
 
     /**
-     * One contact: an acknowledged write of the lease node by the session that owns it. Moves the
-     * fence forward (from the second-to-last contact), measures the skew, and finds out a node that
-     * is no longer ours. A contact that fails leaves the fence where it was: it is a time, valid
+     * One contact: a write of the lease node, at the version we left it, by the session that owns
+     * it. When acknowledged it measures the skew and hands the guard the expiry it proves, if it
+     * was sent long enough after the last contact handed over for a follower to have told the
+     * leader of that one. A contact that fails leaves the fence where it was: a time, valid
      * whatever happens next.
      *
-     * @return whether the write was acknowledged by our session on our node
+     * @return whether the write was acknowledged on our node by our session
      */
     boolean contact() {
         synchronized (lock) {
@@ -251,29 +254,26 @@ public final class ZkMachineIdLease implements FencingLease, AutoCloseable {
             try {
                 ZooKeeper zk = client.getZookeeperClient().getZooKeeper();
                 long session = zk.getSessionId();
-                long timeout = zk.getSessionTimeout();
+                long timeout = Math.min(zk.getSessionTimeout(), guard.timings().ttl().toMillis());
                 long before = clock.millis();
-                long sent = System.nanoTime(); // before the request leaves: the server heard from us after this
+                long sent = System.nanoTime(); // before the request leaves: the server hears it later
                 Stat stat = zk.setData(fullPath(leasePath()), nodeData, nodeVersion);
                 long acked = System.nanoTime();
                 long after = clock.millis();
                 nodeVersion = stat.getVersion();
                 if (session != sessionId || stat.getEphemeralOwner() != session) {
-                    nodeOurs = false;
-                    update("the lease node " + leasePath() + " belongs to session 0x"
-                            + Long.toHexString(stat.getEphemeralOwner()) + ", not ours");
-                    worker.execute(this::revalidate);
+                    lose("the lease node " + leasePath() + " belongs to session 0x"
+                            + Long.toHexString(stat.getEphemeralOwner()) + ", not to ours");
                     return false;
                 }
-                measureSkew(stat.getMtime(), before, after, acked - sent);
-                contacts.acknowledged(session, sent, acked, stat.getMtime(), Math.min(timeout, timings.sessionMillis()));
-                update("the local clock is " + skewMillis + " ms from ZooKeeper's, beyond the allowed "
-                        + maxSkewMillis + " ms");
+                if (guard.acceptSkew(stat.getMtime(), before, after)) {
+                    report(sent, acked, expiry(stat.getMtime(), sent, acked, timeout));
+                } else {
+                    reportedAckNanos = NONE; // the guard forgot this claim's expiries
+                }
                 return true;
             } catch (KeeperException.NoNodeException | KeeperException.BadVersionException e) {
-                nodeOurs = false;
-                update("the lease node " + leasePath() + " was deleted or changed by another client");
-                worker.execute(this::revalidate);
+                lose("the lease node " + leasePath() + " was deleted or written by another client");
                 return false;
             } catch (Exception e) {
                 if (e instanceof InterruptedException) {
@@ -285,16 +285,58 @@ public final class ZkMachineIdLease implements FencingLease, AutoCloseable {
         }
     }
 
-    private void measureSkew(long mtime, long before, long after, long rttNanos) {
-        long skew = mtime - (before + (after - before) / 2);
-        skewMillis = skew;
-        // the mtime was taken somewhere inside the round trip: half of it is unknown
-        skewOk = Math.abs(skew) + (rttNanos / 1_000_000 + 1) / 2 <= maxSkewMillis;
+    /**
+     * ZooKeeper's earliest possible expiry of the session after a write it acknowledged: the leader
+     * ordered the write at {@code mtime} on its clock, and heard from the session no earlier than
+     * one round trip before; it expires a session only a full timeout after it last heard from it.
+     */
+    static long expiry(long mtimeMillis, long sentNanos, long ackedNanos, long sessionTimeoutMillis) {
+        long rttMillis = Math.max(0, (ackedNanos - sentNanos + 999_999) / 1_000_000);
+        return mtimeMillis - rttMillis + sessionTimeoutMillis;
+    }
+
+    /**
+     * Where a new holder starts: every earlier holder's fence lay at or before
+     * {@code expiry - maxClockSkew - margin}, and the node is created again only after the expiry,
+     * so at an {@code mtime} past it. The last millisecond not to issue is one before.
+     */
+    static long claimMark(long claimMtime, long maxSkewMillis) {
+        return claimMtime - maxSkewMillis - 1;
+    }
+
+    /** How long after a contact is acknowledged the next must be sent to confirm it. */
+    static long lagMillis(long serverTickMillis, long sessionTimeoutMillis, long marginMillis) {
+        long tick = serverTickMillis > 0 ? serverTickMillis : sessionTimeoutMillis / 2;
+        return (tick + 1) / 2 + marginMillis;
+    }
+
+    /**
+     * Hands an acknowledged contact to the guard: the first after a loss as a fresh start (the
+     * guard forgets older expiries), a later one only if sent long enough after the last one handed
+     * over to prove the leader had applied that one's touch; the guard pairs them.
+     */
+    private void report(long sentNanos, long ackedNanos, long expiresMillis) {
+        long last = reportedAckNanos;
+        if (last == NONE) {
+            guard.claimed(expiresMillis, NO_MARK);
+        } else if (sentNanos - last >= lagNanos) {
+            guard.acknowledged(expiresMillis, NO_MARK);
+        } else {
+            return; // too soon: proves the node ours, but the guard would pair it with an unconfirmed one
+        }
+        reportedAckNanos = ackedNanos;
+    }
+
+    private void lose(String why) {
+        nodeOurs = false;
+        guard.lost(why);
+        reportedAckNanos = NONE;
+        worker.execute(this::revalidate);
     }
 
     private void recordMark() {
         try {
-            writeMark(highWater.toRecord());
+            writeMark(guard.markToRecord());
             lastMarkNanos = System.nanoTime();
         } catch (Exception e) {
             if (e instanceof InterruptedException) {
@@ -307,32 +349,33 @@ public final class ZkMachineIdLease implements FencingLease, AutoCloseable {
 
     /**
      * Fences the generator, records its high-water mark and deletes the lease node so the id is
-     * free at once. Every ID the generator returns is below the mark recorded here: the fence is
-     * closed before the mark is read, and the generator checks the fence after taking its ID.
+     * free at once. Every ID the generator returns is at or below the mark recorded here: the fence
+     * shuts before the mark is read, and the generator checks the fence after taking its ID.
      */
     @Override
     public void close() {
+        long mark;
         synchronized (lock) {
             if (closed) {
                 return;
             }
             closed = true;
-            state = "released";
-            held = false;
-            highWater.fenceFrom(Long.MIN_VALUE);
+            mark = guard.release();
         }
         client.getConnectionStateListenable().removeListener(listener);
         client.getCuratorListenable().removeListener(closing);
         worker.shutdownNow();
         try {
             if (nodeOurs && connected) {
-                writeMark(highWater.toRecord());
+                // the node goes only once the mark is recorded: else it waits for the session to end,
+                // which the fence already covers
+                writeMark(mark);
                 ZooKeeper zk = client.getZookeeperClient().getZooKeeper();
                 Stat stat = zk.exists(fullPath(leasePath()), false);
                 if (stat != null && stat.getEphemeralOwner() == sessionId) {
                     zk.delete(fullPath(leasePath()), stat.getVersion());
                 }
-                LOG.info("Released machine id {} under {} (high-water mark {})", machineId, root, highWater.millis());
+                LOG.info("Released machine id {} under {} (high-water mark {})", machineId, root, mark);
             }
         } catch (Exception e) {
             if (e instanceof InterruptedException) {
@@ -345,12 +388,8 @@ public final class ZkMachineIdLease implements FencingLease, AutoCloseable {
 
     @Override
     public String toString() {
-        String s = state;
-        long f = highWater.fenceMillis();
-        if (held && f != Long.MIN_VALUE && clock.millis() >= f) {
-            s = "fenced: the fence " + Instant.ofEpochMilli(f) + " has passed with no newer acknowledged contact";
-        }
-        return "ZooKeeper lease on machine id " + machineId + " at " + leasePath() + " by " + owner + ", " + s;
+        return "ZooKeeper lease on machine id " + machineId + " at " + leasePath() + " by " + owner + ", "
+                + guard.state();
     }
 
     private String leasePath() {
@@ -361,51 +400,21 @@ public final class ZkMachineIdLease implements FencingLease, AutoCloseable {
         return ZKPaths.fixForNamespace(client.getNamespace(), path);
     }
 
-    /**
-     * Held is the conjunction of the conditions; turning true applies the mark first. The fence is
-     * the contacts' fence while held, closed otherwise. A connection-state event that lands while
-     * this runs (it fences without taking the lock) bumps the epoch, and the re-check after the
-     * write undoes a hold decided before it; a fence from contacts is valid whatever happened since.
-     */
-    private void update(String why) {
-        long seen = epoch.get();
-        boolean ok = connected && nodeOurs && skewOk && !closed;
-        if (ok && !held) {
-            highWater.applyToGenerator();
-            LOG.info("Machine id {} under {} is held again", machineId, root);
-        }
-        if (!ok && held) {
-            LOG.warn("Machine id {} under {} is fenced: {}", machineId, root, why);
-        }
-        // the reason first: whoever sees held turn false reads why
-        state = ok ? "held" : closed ? "released" : "fenced: " + why;
-        held = ok;
-        highWater.fenceFrom(ok ? contacts.fenceMillis() : Long.MIN_VALUE);
-        if (ok && epoch.get() != seen) {
-            state = "fenced: the ZooKeeper connection changed while checking";
-            held = false;
-            highWater.fenceFrom(Long.MIN_VALUE);
-        }
-    }
-
     private void stateChanged(CuratorFramework c, ConnectionState s) {
         epoch.incrementAndGet();
         switch (s) {
             case CONNECTED, RECONNECTED -> worker.execute(this::revalidate);
             default -> {
-                // SUSPENDED, LOST, READ_ONLY: first thing, on Curator's event thread, close the fence
-                // early (the time fence would close it anyway) and start over from fresh contacts
+                // SUSPENDED, LOST, READ_ONLY: shut the fence now, on Curator's event thread (time would
+                // shut it anyway), and start over from fresh contacts once reconnected
                 connected = false;
-                state = "fenced: ZooKeeper connection " + s;
-                held = false;
-                contacts.reset();
-                highWater.fenceFrom(Long.MIN_VALUE);
-                LOG.warn("Machine id {} under {} is fenced: ZooKeeper connection {}", machineId, root, s);
+                guard.lost("ZooKeeper connection " + s);
+                reportedAckNanos = NONE;
             }
         }
     }
 
-    /** After a reconnection: is the node still ours? If gone, create it again; then contact. */
+    /** After a reconnection or a loss: is the node still ours? If gone, create it again; then contact. */
     private void revalidate() {
         synchronized (lock) {
             long seen = epoch.get();
@@ -418,36 +427,39 @@ public final class ZkMachineIdLease implements FencingLease, AutoCloseable {
                 if (stat != null && stat.getEphemeralOwner() == session) {
                     sessionId = session;
                     nodeVersion = stat.getVersion();
+                    reportedAckNanos = NONE; // start over: the next contact is a first one
                 } else if (stat == null) {
                     Claim claim = createNode(client, leasePath(), owner, clock);
+                    if (!guard.acceptSkew(claim.mtime, claim.before, claim.after)) {
+                        // the guard fenced; give the id back rather than hold it unusable
+                        client.delete().guaranteed().forPath(leasePath());
+                        retryLater();
+                        return;
+                    }
                     sessionId = claim.session;
                     nodeVersion = claim.version;
-                    measureSkew(claim.mtime, claim.before, claim.after, claim.ackedNanos - claim.sentNanos);
-                    highWater.raiseTo(Math.max(readMark(client, root, machineId), claimMark(claim.mtime, maxSkewMillis)));
-                    contacts.reset();
-                    contacts.acknowledged(claim.session, claim.sentNanos, claim.ackedNanos, claim.mtime,
-                            timings.sessionMillis());
+                    guard.claimed(expiry(claim.mtime, claim.sentNanos, claim.ackedNanos,
+                            guard.timings().ttl().toMillis()), Math.max(readMark(client, root, machineId),
+                            claimMark(claim.mtime, maxSkewMillis())));
+                    reportedAckNanos = claim.ackedNanos;
                     LOG.info("Claimed machine id {} under {} again (high-water mark {})", machineId, root,
-                            highWater.millis());
+                            guard.highWaterMark());
                 } else {
                     nodeOurs = false;
-                    connected = true;
-                    update("machine id " + machineId + " is held by another session (0x"
+                    guard.lost("machine id " + machineId + " is held by another session (0x"
                             + Long.toHexString(stat.getEphemeralOwner()) + "); retrying");
                     retryLater();
                     return;
                 }
-                nodeOurs = true;
                 watchNode();
                 if (epoch.get() != seen) {
                     return; // the connection changed meanwhile; the next event decides
                 }
+                nodeOurs = true;
                 connected = true;
-                update("held");
                 contact();
-                // a second contact once a follower has surely told the leader of the first opens the fence
-                long lag = contacts.lagMillis(timings.sessionMillis());
-                worker.schedule(this::contact, lag, TimeUnit.MILLISECONDS);
+                // one more once a follower has surely told the leader of the last: that opens the fence
+                worker.schedule(this::contact, lagNanos, TimeUnit.NANOSECONDS);
             } catch (KeeperException.NodeExistsException e) {
                 retryLater();
             } catch (Exception e) {
@@ -455,6 +467,10 @@ public final class ZkMachineIdLease implements FencingLease, AutoCloseable {
                 retryLater();
             }
         }
+    }
+
+    private long maxSkewMillis() {
+        return guard.timings().maxClockSkew().toMillis();
     }
 
     private void retryLater() {
@@ -467,43 +483,37 @@ public final class ZkMachineIdLease implements FencingLease, AutoCloseable {
         CuratorWatcher watcher = (WatchedEvent event) -> {
             if (event.getType() == Watcher.Event.EventType.NodeDeleted && !closed) {
                 synchronized (lock) {
-                    nodeOurs = false;
-                    update("the lease node " + leasePath() + " was deleted");
+                    lose("the lease node " + leasePath() + " was deleted");
                 }
-                worker.execute(this::revalidate);
             }
         };
         client.checkExists().usingWatcher(watcher).forPath(leasePath());
     }
 
     /** Starts watching and contacting; returns once the second contact has opened the fence. */
-    private void start() throws Exception {
+    private void start(long contactEveryMillis) throws Exception {
         client.getConnectionStateListenable().addListener(listener);
         client.getCuratorListenable().addListener(closing);
         if (!client.getZookeeperClient().isConnected()) {
             // the connection dropped before the listener was in place: fence, wait for RECONNECTED
             connected = false;
-            state = "fenced: ZooKeeper connection lost while claiming";
-            held = false;
-            contacts.reset();
+            guard.lost("ZooKeeper connection lost while claiming");
+            reportedAckNanos = NONE;
         }
         watchNode();
         // wait until a follower has surely told the leader of the claim, then contact again
-        long lagNanos = TimeUnit.MILLISECONDS.toNanos(contacts.lagMillis(timings.sessionMillis()));
         long end = System.nanoTime() + lagNanos;
         for (long left = lagNanos; left > 0; left = end - System.nanoTime()) {
             LockSupport.parkNanos(left);
         }
         contact();
-        long every = timings.contactEveryMillis();
-        worker.scheduleWithFixedDelay(this::tick, every, every, TimeUnit.MILLISECONDS);
+        worker.scheduleWithFixedDelay(this::tick, contactEveryMillis, contactEveryMillis, TimeUnit.MILLISECONDS);
     }
 
     private void tick() {
         try {
             synchronized (lock) {
-                contact();
-                if (System.nanoTime() - lastMarkNanos >= markEveryNanos && held) {
+                if (contact() && System.nanoTime() - lastMarkNanos >= markEveryNanos) {
                     recordMark();
                 }
             }
@@ -512,25 +522,21 @@ public final class ZkMachineIdLease implements FencingLease, AutoCloseable {
         }
     }
 
-    /** Raises the mark node to at least {@code mark} by versioned writes; measures the skew. */
+    /** Raises the mark node to at least {@code mark} by versioned writes; checks the skew. */
     private void writeMark(long mark) throws Exception {
         ZooKeeper zk = client.getZookeeperClient().getZooKeeper();
         String path = fullPath(root + "/marks/" + machineId);
         for (;;) {
             Stat stat = new Stat();
-            byte[] data = zk.getData(path, false, stat);
-            long stored = parseMark(data);
+            long stored = parseMark(zk.getData(path, false, stat));
             long target = Math.max(stored, mark);
-            highWater.raiseTo(target);
             long before = clock.millis();
-            long sent = System.nanoTime();
             try {
                 Stat written = zk.setData(path, Long.toString(target).getBytes(StandardCharsets.US_ASCII),
                         stat.getVersion());
-                long rtt = System.nanoTime() - sent;
-                measureSkew(written.getMtime(), before, clock.millis(), rtt);
-                update("the local clock is " + skewMillis + " ms from ZooKeeper's, beyond the allowed "
-                        + maxSkewMillis + " ms");
+                if (!closed && !guard.acceptSkew(written.getMtime(), before, clock.millis())) {
+                    reportedAckNanos = NONE;
+                }
                 return;
             } catch (KeeperException.BadVersionException e) {
                 // another writer raised it meanwhile: read again
@@ -556,18 +562,12 @@ public final class ZkMachineIdLease implements FencingLease, AutoCloseable {
         return parseMark(client.getData().forPath(path));
     }
 
-    /**
-     * Where a new holder starts: every earlier holder's fence lay at or before the leader's clock
-     * when the node could be created again, less the skew bound; the claim's {@code mtime} is
-     * later than that. The last millisecond not to issue is one before.
-     */
-    static long claimMark(long claimMtime, long maxSkewMillis) {
-        return claimMtime - maxSkewMillis - 1;
-    }
-
-    /** What creating the lease node told us: a contact, and the node's identity. */
+    /** What creating the lease node told us: the first contact of a claim, and the node's identity. */
     private record Claim(long session, int version, byte[] data, long mtime, long sentNanos, long ackedNanos,
-            long before, long after, long skew) {
+            long before, long after) {
+        long skew() {
+            return mtime - (before + (after - before) / 2);
+        }
     }
 
     /** Creates the ephemeral lease node. */
@@ -583,7 +583,7 @@ public final class ZkMachineIdLease implements FencingLease, AutoCloseable {
         long acked = System.nanoTime();
         long after = clock.millis();
         return new Claim(stat.getEphemeralOwner(), stat.getVersion(), data, stat.getMtime(), sent, acked, before,
-                after, stat.getMtime() - (before + (after - before) / 2));
+                after);
     }
 
     /** Configures and acquires a {@link ZkMachineIdLease}. Not thread-safe. */
@@ -591,14 +591,14 @@ public final class ZkMachineIdLease implements FencingLease, AutoCloseable {
         private final CuratorFramework client;
         private String path = "/idgen";
         private long maxMachineId = 1023;
-        private Duration maxClockSkew = Duration.ofSeconds(1);
+        private Duration maxClockSkew = LeaseTimings.DEFAULT_MAX_CLOCK_SKEW;
         private Duration margin = Duration.ofMillis(100);
         private Duration serverTick = Duration.ZERO;
         private Duration contactEvery = Duration.ZERO;
         private Duration markEvery = Duration.ofSeconds(5);
         private Duration retryEvery = Duration.ofMillis(500);
         private InstantSource clock = InstantSource.system();
-        private String owner = defaultOwner();
+        private String owner = LeaseGuard.defaultOwner();
 
         private Builder(CuratorFramework client) {
             this.client = Objects.requireNonNull(client, "client");
@@ -631,8 +631,8 @@ public final class ZkMachineIdLease implements FencingLease, AutoCloseable {
 
         /**
          * The largest difference allowed between the local clock and ZooKeeper's; default 1 s. The
-         * fence is drawn this far before ZooKeeper's earliest expiry of the session, and a new
-         * holder starts this far before its claim, so both holders' clocks may be off by this much.
+         * fence stands this far before ZooKeeper's earliest expiry of the session, and a new holder
+         * starts this far before its claim, so either holder's clock may be off by this much.
          *
          * @param max the skew bound, 0 to 1 hour
          * @return this builder
@@ -643,8 +643,8 @@ public final class ZkMachineIdLease implements FencingLease, AutoCloseable {
         }
 
         /**
-         * The margin for what the argument cannot measure: the drift of the leader's clock over one
-         * session, the spread between the servers' clocks (a new leader's {@code mtime}), and the
+         * The margin for what the lease cannot measure: the drift of the leader's clock over one
+         * session, the spread between the servers' clocks (a new leader's {@code mtime}), and any
          * delay beyond half a tick before a follower reports a contact to the leader; default 100 ms.
          *
          * @param margin the margin, 0 to 1 hour
@@ -657,8 +657,9 @@ public final class ZkMachineIdLease implements FencingLease, AutoCloseable {
 
         /**
          * The ZooKeeper servers' {@code tickTime}. A follower reports the sessions it heard from to
-         * the leader every half tick, so a contact counts once another follows it that much later.
-         * Default: half the negotiated session timeout, the longest tick a server with the default
+         * the leader when the leader pings it, every half tick, so a contact counts once another
+         * follows it that much (plus the margin) after it was acknowledged. Default: half the
+         * negotiated session timeout, the longest tick a server with the default
          * {@code minSessionTimeout} (2 ticks) can have granted it; set the real value to shorten
          * {@link #acquire()} and allow shorter sessions.
          *
@@ -704,7 +705,8 @@ public final class ZkMachineIdLease implements FencingLease, AutoCloseable {
         private static Duration checked(String name, Duration d, Duration min) {
             Objects.requireNonNull(d, name);
             if (d.compareTo(min) < 0 || d.compareTo(Duration.ofHours(1)) > 0) {
-                throw new IllegalArgumentException(name + " " + d + " is outside " + min + " to PT1H");
+                throw new IllegalArgumentException(name + " " + d.toMillis() + " ms is outside " + min.toMillis()
+                        + " ms to 1 hour");
             }
             return d;
         }
@@ -730,19 +732,21 @@ public final class ZkMachineIdLease implements FencingLease, AutoCloseable {
         }
 
         /**
-         * Creates the lease node of the lowest free id, then contacts ZooKeeper once more after
-         * {@code serverTickTime / 2 + margin}, which opens the fence; so it takes about that long.
+         * Checks the timings against the client's negotiated session timeout, creates the lease node
+         * of the lowest free id, then contacts ZooKeeper once more after
+         * {@code serverTickTime / 2 + margin}, which opens the fence: so it takes about that long.
          *
          * @return the lease, held
-         * @throws ZkMachineIdLeaseException if every id is taken, ZooKeeper cannot be reached, or the
+         * @throws MachineIdLeaseException if every id is taken, ZooKeeper cannot be reached, or the
          *     clocks differ by more than {@link #maxClockSkew(Duration)}
-         * @throws IllegalArgumentException if the negotiated session timeout does not meet
-         *     {@code sessionTimeout - 2 x maxClockSkew - margin >= 2 x contactEvery} and
+         * @throws IllegalArgumentException if the timings fail
+         *     {@code sessionTimeout > 2 x contactEvery + 2 x maxClockSkew + margin} or
          *     {@code contactEvery >= serverTickTime / 2 + margin}; the message names the numbers
          */
         public ZkMachineIdLease acquire() {
             String leases = path + "/leases";
-            LeaseTimings timings = timings();
+            long[] lag = new long[1];
+            LeaseTimings timings = timings(lag);
             try {
                 client.createContainers(leases);
                 for (int round = 0; round < 8; round++) {
@@ -767,71 +771,84 @@ public final class ZkMachineIdLease implements FencingLease, AutoCloseable {
                         } catch (KeeperException.NodeExistsException e) {
                             continue; // another client was faster
                         }
-                        return claimed(id, claim, timings);
+                        return claimed(id, claim, timings, lag[0]);
                     }
                     if (!anyFree) {
                         break;
                     }
                 }
-                throw new ZkMachineIdLeaseException("Every machine id 0.." + maxMachineId + " under " + leases
+                throw new MachineIdLeaseException("Every machine id 0.." + maxMachineId + " under " + leases
                         + " is held by a live session; free one or widen the range");
-            } catch (ZkMachineIdLeaseException e) {
+            } catch (MachineIdLeaseException e) {
                 throw e;
             } catch (Exception e) {
                 if (e instanceof InterruptedException) {
                     Thread.currentThread().interrupt();
                 }
-                throw new ZkMachineIdLeaseException("Could not claim a machine id under " + leases + ": " + e, e);
+                throw new MachineIdLeaseException("Could not claim a machine id under " + leases + ": " + e, e);
             }
         }
 
         /** The timings for the client's negotiated session timeout, checked before anything is claimed. */
-        private LeaseTimings timings() {
+        private LeaseTimings timings(long[] lagOut) {
             long session;
             try {
                 if (!client.getZookeeperClient().isConnected()) {
-                    throw new ZkMachineIdLeaseException("The Curator client is not connected to ZooKeeper; start it"
+                    throw new MachineIdLeaseException("The Curator client is not connected to ZooKeeper; start it"
                             + " and wait until it is (blockUntilConnected) before claiming a machine id");
                 }
                 session = client.getZookeeperClient().getZooKeeper().getSessionTimeout();
-            } catch (ZkMachineIdLeaseException e) {
+            } catch (MachineIdLeaseException e) {
                 throw e;
             } catch (Exception e) {
-                throw new ZkMachineIdLeaseException("Could not read the negotiated session timeout: " + e, e);
+                throw new MachineIdLeaseException("Could not read the negotiated ZooKeeper session timeout: " + e, e);
             }
-            ContactFence probe = new ContactFence(maxClockSkew.toMillis(), margin.toMillis(), serverTick.toMillis());
-            return LeaseTimings.of(session, maxClockSkew.toMillis(), margin.toMillis(), probe.lagMillis(session),
-                    contactEvery.toMillis());
+            long skew = maxClockSkew.toMillis();
+            long m = margin.toMillis();
+            long lag = lagMillis(serverTick.toMillis(), session, m);
+            long every = contactEvery.isZero() ? Math.max(lag, (session - 2 * skew - m) / 3) : contactEvery.toMillis();
+            if (every < lag) {
+                throw new IllegalArgumentException("contactEvery " + every + " ms is shorter than the " + lag
+                        + " ms a ZooKeeper follower may take to report a contact to the leader (serverTickTime "
+                        + (serverTick.isZero() ? "unset, taken as half the session timeout" : serverTick.toMillis()
+                        + " ms") + " / 2 + margin " + m + " ms); use at least " + lag + " ms");
+            }
+            lagOut[0] = lag;
+            try {
+                return new LeaseTimings(Duration.ofMillis(session), Duration.ofMillis(every), margin, maxClockSkew);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("ZooKeeper session timeout " + session + " ms (as negotiated;"
+                        + " serverTickTime " + (serverTick.isZero() ? "unset, taken as " + session / 2
+                        : serverTick.toMillis()) + " ms, so contacts every " + every + " ms) is too short: "
+                        + e.getMessage(), e);
+            }
         }
 
-        private ZkMachineIdLease claimed(long id, Claim claim, LeaseTimings timings) throws Exception {
-            long mark = Math.max(readMark(client, path, id), claimMark(claim.mtime, maxClockSkew.toMillis()));
-            ZkMachineIdLease lease = new ZkMachineIdLease(this, id, claim, timings, mark);
-            if (Math.abs(claim.skew) > maxClockSkew.toMillis()) {
+        private ZkMachineIdLease claimed(long id, Claim claim, LeaseTimings timings, long lag) throws Exception {
+            String name = "machine id " + id + " under " + path;
+            LeaseGuard guard = new LeaseGuard(name, timings, clock);
+            long stored = readMark(client, path, id); // creates the mark node, so a close can record
+            ZkMachineIdLease lease = new ZkMachineIdLease(this, id, claim, guard, lag);
+            if (!guard.acceptSkew(claim.mtime, claim.before, claim.after)) {
                 lease.close();
-                throw new ZkMachineIdLeaseException("The local clock is " + claim.skew + " ms from ZooKeeper's (node "
+                throw new MachineIdLeaseException("The local clock is " + claim.skew() + " ms from ZooKeeper's (node "
                         + path + "/leases/" + id + "), beyond the allowed " + maxClockSkew.toMillis()
                         + " ms; fix the clock (NTP) before claiming a machine id");
             }
+            long mark = Math.max(stored, claimMark(claim.mtime, maxClockSkew.toMillis()));
+            // the claim is the first contact: it opens nothing, the second does (see start)
+            guard.claimed(expiry(claim.mtime, claim.sentNanos, claim.ackedNanos, timings.ttl().toMillis()), mark);
+            lease.reportedAckNanos = claim.ackedNanos;
             LOG.info("Claimed machine id {} under {} (session 0x{}, high-water mark {}, clock skew {} ms, contact"
-                    + " every {} ms)", id, path, Long.toHexString(claim.session), mark, claim.skew,
-                    timings.contactEveryMillis());
+                    + " every {} ms)", id, path, Long.toHexString(claim.session), mark, claim.skew(),
+                    timings.renewEvery().toMillis());
             try {
-                lease.start();
+                lease.start(timings.renewEvery().toMillis());
             } catch (Exception e) {
                 lease.close();
                 throw e;
             }
             return lease;
-        }
-
-        private static String defaultOwner() {
-            String host = System.getenv("HOSTNAME");
-            if (host == null || host.isBlank()) {
-                host = "host";
-            }
-            return host + "/" + ProcessHandle.current().pid() + "/"
-                    + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 16);
         }
     }
 }
