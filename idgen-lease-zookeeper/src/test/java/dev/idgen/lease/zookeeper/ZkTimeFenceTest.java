@@ -9,6 +9,7 @@ import dev.idgen.clock.ClockBackwardsPolicy;
 import dev.idgen.machine.MachineIdLeaseException;
 import dev.idgen.machine.MachineIdLostException;
 import dev.idgen.snowflake.SnowflakeGenerator;
+import dev.idgen.snowflake.SnowflakeLayout;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -201,12 +202,14 @@ class ZkTimeFenceTest {
         TestClock frozen = new TestClock();
         frozen.fixed.set(System.currentTimeMillis());
         // the lease reads the real clock; the generator's stands still, so every ID runs ahead of it
-        HandOver h = handOver("/run-ahead", InstantSource.system(), frozen, Duration.ofSeconds(1),
+        // Sonyflake's 256 IDs per 10 ms tick: a saturated generator runs ahead by seconds per second
+        HandOver h = handOver("/run-ahead", SnowflakeLayout.SONYFLAKE, InstantSource.system(), frozen,
+                Duration.ofSeconds(1),
                 ClockBackwardsPolicy.runAhead(Duration.ofSeconds(30)), InstantSource.system(), aIds -> { },
                 () -> { });
         assertTrue(h.aRefused > 0, "the saturated generator reached its fence");
         assertTrue(h.bMin > h.aMax, "the next holder starts above the run-ahead IDs");
-        System.out.printf("Run-ahead (frozen clock, 30 s bound): %d IDs up to %d ms past the clock, then refused;"
+        System.out.printf("Run-ahead (Sonyflake, frozen clock, 30 s bound): %d IDs up to %d ms past the clock, then refused;"
                 + " next holder above them%n", h.aCount, h.aMaxMillis - frozen.fixed.get());
     }
 
@@ -237,13 +240,20 @@ class ZkTimeFenceTest {
     private HandOver handOver(String path, InstantSource aLeaseClock, InstantSource aClock, Duration maxSkew,
             ClockBackwardsPolicy aPolicy, InstantSource bClock, Consumer<SnowflakeGenerator> meanwhile,
             Runnable whenTaken) throws Exception {
+        return handOver(path, SnowflakeLayout.TWITTER, aLeaseClock, aClock, maxSkew, aPolicy, bClock, meanwhile,
+                whenTaken);
+    }
+
+    private HandOver handOver(String path, SnowflakeLayout layout, InstantSource aLeaseClock, InstantSource aClock,
+            Duration maxSkew, ClockBackwardsPolicy aPolicy, InstantSource bClock,
+            Consumer<SnowflakeGenerator> meanwhile, Runnable whenTaken) throws Exception {
         BlackholeProxy proxy = new BlackholeProxy(server.getPort());
         cleanup.add(proxy);
         CuratorFramework a = client("127.0.0.1:" + proxy.port());
         ZkMachineIdLease aLease = ZkMachineIdLease.builder(a).path(path).maxMachineId(0).serverTickTime(TICK)
                 .maxClockSkew(maxSkew).clock(aLeaseClock).acquire();
         cleanup.add(aLease);
-        SnowflakeGenerator aIds = SnowflakeGenerator.builder().machineId(aLease).clock(aClock)
+        SnowflakeGenerator aIds = SnowflakeGenerator.builder().layout(layout).machineId(aLease).clock(aClock)
                 .onClockBackwards(aPolicy).build();
         AtomicLong aMax = new AtomicLong(Long.MIN_VALUE);
         AtomicLong aCount = new AtomicLong();
@@ -286,7 +296,8 @@ class ZkTimeFenceTest {
             }
             cleanup.add(bLease);
             whenTaken.run();
-            SnowflakeGenerator bIds = SnowflakeGenerator.builder().machineId(bLease).clock(bClock).build();
+            SnowflakeGenerator bIds = SnowflakeGenerator.builder().layout(layout).machineId(bLease).clock(bClock)
+                    .build();
             long bMin = Long.MAX_VALUE;
             long bCount = 0;
             for (int i = 0; i < 2000; i++) {
