@@ -10,7 +10,9 @@
  *   <li>{@link dev.idgen.testkit.stress} - a concurrent stress harness;</li>
  *   <li>{@link dev.idgen.testkit.gen} - seeded generators of layouts, machine ids, clock scripts
  *       and ID streams, for any property-testing tool;</li>
- *   <li>{@link dev.idgen.testkit.index} - the B+ tree index model.</li>
+ *   <li>{@link dev.idgen.testkit.index} - the B+ tree index model;</li>
+ *   <li>{@link dev.idgen.testkit.lease} - the scenarios every machine-id lease backend must pass,
+ *       run against its real coordinator.</li>
  * </ul>
  */
 module dev.idgen.testkit {
@@ -20,5 +22,6 @@ module dev.idgen.testkit {
     exports dev.idgen.testkit.clock;
     exports dev.idgen.testkit.gen;
     exports dev.idgen.testkit.index;
+    exports dev.idgen.testkit.lease;
     exports dev.idgen.testkit.stress;
 }

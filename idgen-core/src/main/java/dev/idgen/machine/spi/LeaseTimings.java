@@ -39,6 +39,10 @@ public record LeaseTimings(Duration ttl, Duration renewEvery, Duration safetyMar
     /**
      * Checks the timings.
      *
+     * @param ttl the TTL, at least 100 ms
+     * @param renewEvery the renewal pause, positive
+     * @param safetyMargin the margin, zero or more
+     * @param maxClockSkew the skew bound, zero or more
      * @throws IllegalArgumentException naming the numbers when a timing is out of range or the
      *     headroom is not positive
      */

@@ -23,9 +23,12 @@ final class LeaseTable {
     LeaseTable(String name, SqlDialect dialect) {
         this.name = checkName(name);
         String now = dialect.nowMillis();
-        // free = expired by the database's clock; token + 1 fences out every earlier holder
-        this.claimExpired = "UPDATE " + name + " SET owner = ?, token = token + 1, acquired_ms = " + now
-                + ", expires_ms = " + now + " + ? WHERE machine_id = ? AND expires_ms < " + now;
+        // free = expired by the database's clock; token + 1 fences out every earlier holder. The mark
+        // is raised first (MySQL assigns left to right) from the expiry being replaced: the earlier
+        // holder's fence stood at least the fence offset (the ? = offset + 1) before it.
+        this.claimExpired = "UPDATE " + name + " SET high_water_mark = CASE WHEN high_water_mark < expires_ms - ?"
+                + " THEN expires_ms - ? ELSE high_water_mark END, owner = ?, token = token + 1, acquired_ms = "
+                + now + ", expires_ms = " + now + " + ? WHERE machine_id = ? AND expires_ms < " + now;
         // a primary-key violation means someone else inserted it first
         this.insertNew = "INSERT INTO " + name + " (machine_id, owner, token, acquired_ms, expires_ms, high_water_mark)"
                 + " VALUES (?, ?, 1, " + now + ", " + now + " + ?, " + Long.MIN_VALUE + ")";

@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.idgen.machine.MachineIdLeaseException;
 import dev.idgen.machine.MachineIdLostException;
+import dev.idgen.testkit.lease.LeaseScenarios;
 import dev.idgen.clock.ClockBackwardsPolicy;
 import dev.idgen.clock.ClockMovedBackwardsException;
 import dev.idgen.snowflake.SnowflakeGenerator;
@@ -55,23 +57,6 @@ class JdbcMachineIdLeaseTest {
     private JdbcMachineIdLease track(JdbcMachineIdLease lease) {
         cleanup.add(lease::close);
         return lease;
-    }
-
-    /** A wall clock the test can set apart from real time. */
-    private static final class OffsetClock implements InstantSource {
-        final AtomicLong offset = new AtomicLong();
-        final AtomicLong fixed = new AtomicLong(Long.MIN_VALUE);
-
-        @Override
-        public long millis() {
-            long f = fixed.get();
-            return f != Long.MIN_VALUE ? f : System.currentTimeMillis() + offset.get();
-        }
-
-        @Override
-        public Instant instant() {
-            return Instant.ofEpochMilli(millis());
-        }
     }
 
     private static void await(String what, Duration limit, BooleanSupplier condition) {
@@ -192,52 +177,11 @@ class JdbcMachineIdLeaseTest {
 
     @ParameterizedTest
     @EnumSource(TestDatabase.class)
-    void aHolderThatCannotRenewFencesItselfAtTheDeadlineAndResumesWhenTheRowIsStillItsOwn(TestDatabase db) {
-        TestDatabase.Switchable ds = db.dataSource();
-        AtomicLong nanos = new AtomicLong(1_000_000_000L);
-        JdbcMachineIdLease lease = track(JdbcMachineIdLease.builder(ds).table(table(db)).createTable(true)
-                .ttl(Duration.ofSeconds(30)).renewEvery(Duration.ofSeconds(10)).safetyMargin(Duration.ofSeconds(5))
-                .nanoTime(nanos::get).background(false).acquire());
-        long t0 = 1_000_000_000L;
-        assertEquals(t0 + Duration.ofSeconds(25).toNanos(), lease.fenceDeadlineNanos());
-        SnowflakeGenerator ids = SnowflakeGenerator.builder().machineId(lease).build();
-        long before = ids.nextLong();
-
-        ds.down();
-        nanos.addAndGet(Duration.ofSeconds(10).toNanos());
-        assertTrue(lease.renewNow(), "a failed renewal does not fence before the deadline");
-        nanos.set(lease.fenceDeadlineNanos() - 1);
-        assertTrue(lease.enforceDeadline());
-        ids.nextLong();
-        nanos.set(lease.fenceDeadlineNanos());
-        assertFalse(lease.enforceDeadline(), "fenced at ttl - margin after the last good renewal");
-        MachineIdLostException lost = assertThrows(MachineIdLostException.class, ids::nextLong);
-        assertTrue(lost.getMessage().contains("no renewal succeeded within the TTL minus the safety margin"),
-                lost.getMessage());
-
-        ds.up();
-        long t1 = nanos.addAndGet(1);
-        assertTrue(lease.renewNow(), "nobody took the row: the same claim goes on");
-        assertEquals(t1 + Duration.ofSeconds(25).toNanos(), lease.fenceDeadlineNanos());
-        assertTrue(ids.nextLong() > before);
-    }
-
-    @Test
-    void aStrictDeadlineFencesOnTheIdPathEvenBeforeTheWatchdogRuns() {
-        TestDatabase.Switchable ds = TestDatabase.H2.dataSource();
-        AtomicLong nanos = new AtomicLong(5_000_000_000L);
-        JdbcMachineIdLease lease = track(JdbcMachineIdLease.builder(ds).table(table(TestDatabase.H2)).createTable(true)
-                .ttl(Duration.ofSeconds(30)).strictDeadline(true).nanoTime(nanos::get).background(false).acquire());
-        SnowflakeGenerator ids = SnowflakeGenerator.builder().machineId(lease).build();
-        ids.nextLong();
-        nanos.set(lease.fenceDeadlineNanos() - 1);
-        assertTrue(lease.isHeld());
-        nanos.set(lease.fenceDeadlineNanos()); // a long pause: nobody ran enforceDeadline()
-        assertFalse(lease.isHeld());
-        // the generator no longer asks isHeld() per id; until this lease fences by time, the
-        // deadline reaches the generator when the watchdog's check runs
-        assertFalse(lease.enforceDeadline());
-        assertThrows(MachineIdLostException.class, ids::nextLong);
+    void theSharedLeaseScenariosPass(TestDatabase db) {
+        LeaseScenarios.Report r = LeaseScenarios.check(new JdbcLeaseBackend(db, table(db)), Duration.ofSeconds(20));
+        assertEquals(0, r.handOver().secondFirstId() >>> 63, "a positive ID");
+        assertTrue(r.loss().oldRefusals() > 0);
+        System.out.printf("%s: %s%n", db, r);
     }
 
     @ParameterizedTest
@@ -245,11 +189,10 @@ class JdbcMachineIdLeaseTest {
     void anExpiredLeaseIsTakenOverAboveTheMarkOfAHolderWhoseClockRanAhead(TestDatabase db) throws SQLException {
         TestDatabase.Switchable ds = db.dataSource();
         String table = table(db);
-        OffsetClock aheadClock = new OffsetClock();
-        aheadClock.offset.set(1500); // A's clock runs 1.5 s ahead, within its skew bound
-        JdbcMachineIdLease a = track(JdbcMachineIdLease.builder(ds).table(table).createTable(true).maxMachineId(0)
-                .ttl(Duration.ofMillis(1200)).safetyMargin(Duration.ofMillis(300)).renewEvery(Duration.ofMillis(400))
-                .maxClockSkew(Duration.ofSeconds(3)).clock(aheadClock).background(false).acquire());
+        TestClock aheadClock = new TestClock();
+        aheadClock.offset.set(300); // A's clock runs 300 ms ahead, within its skew bound of 400 ms
+        JdbcMachineIdLease a = track(JdbcLeaseBackend.timings(JdbcMachineIdLease.builder(ds)).table(table)
+                .createTable(true).maxMachineId(0).clock(aheadClock).background(false).acquire());
         SnowflakeGenerator aIds = SnowflakeGenerator.builder().machineId(a).clock(aheadClock).build();
         long aLast = 0;
         for (int i = 0; i < 1000; i++) {
@@ -258,10 +201,9 @@ class JdbcMachineIdLeaseTest {
         assertTrue(a.renewNow());
         long aMark = aIds.highWaterMark();
 
-        OffsetClock bClock = new OffsetClock();
-        JdbcMachineIdLease.Builder bBuilder = JdbcMachineIdLease.builder(ds).table(table).maxMachineId(0)
-                .ttl(Duration.ofMillis(1200)).safetyMargin(Duration.ofMillis(300)).renewEvery(Duration.ofMillis(400))
-                .clock(bClock).background(false);
+        TestClock bClock = new TestClock();
+        JdbcMachineIdLease.Builder bBuilder = JdbcLeaseBackend.timings(JdbcMachineIdLease.builder(ds)).table(table)
+                .maxMachineId(0).clock(bClock).background(false);
         assertThrows(MachineIdLeaseException.class, bBuilder::acquire, "A's lease is live");
         long asked = System.nanoTime();
         JdbcMachineIdLease[] b = new JdbcMachineIdLease[1];
@@ -274,18 +216,22 @@ class JdbcMachineIdLeaseTest {
             }
         });
         track(b[0]);
-        System.out.printf("%s: takeover %d ms after A's last renewal (ttl 1200 ms)%n", db,
+        System.out.printf("%s: takeover %d ms after A's last renewal (ttl 3000 ms)%n", db,
                 (System.nanoTime() - asked) / 1_000_000);
         assertEquals(0, b[0].machineId());
-        assertEquals(aMark, b[0].highWaterMark(), "B reads the mark A recorded");
+        assertTrue(b[0].highWaterMark() >= aMark, "B reads the mark A recorded: " + b[0].highWaterMark());
+        long aFence = a.fence().toEpochMilli();
+        assertTrue(b[0].highWaterMark() >= aFence - 1,
+                "the claim raised the mark to A's fence or above: " + b[0].highWaterMark() + " vs " + aFence);
         assertEquals(a.token() + 1, b[0].token());
 
-        bClock.fixed.set(aMark - 200); // B's clock is behind the time inside A's IDs
+        long bMark = b[0].highWaterMark();
+        bClock.fixed.set(bMark - 200); // B's clock is behind the mark
         SnowflakeGenerator bIds = SnowflakeGenerator.builder().machineId(b[0]).clock(bClock)
                 .onClockBackwards(ClockBackwardsPolicy.waitUpTo(Duration.ofMillis(5))).build();
         ClockMovedBackwardsException behind = assertThrows(ClockMovedBackwardsException.class, bIds::nextLong);
         assertEquals(200, behind.millisBehind());
-        bClock.fixed.set(aMark + 1);
+        bClock.fixed.set(bMark + 1);
         long bFirst = bIds.nextLong();
         assertTrue(bFirst > aLast, "B's first ID " + bFirst + " is above A's last " + aLast);
 
@@ -300,24 +246,31 @@ class JdbcMachineIdLeaseTest {
     void aClockTooFarFromTheDatabaseIsRefusedOnClaimAndFencedOnRenewal(TestDatabase db) {
         TestDatabase.Switchable ds = db.dataSource();
         String table = table(db);
-        OffsetClock clock = new OffsetClock();
+        TestClock clock = new TestClock();
         clock.offset.set(-5000);
         JdbcMachineIdLease.Builder b = JdbcMachineIdLease.builder(ds).table(table).createTable(true).maxMachineId(0)
                 .maxClockSkew(Duration.ofSeconds(1)).clock(clock).background(false);
         MachineIdLeaseException e = assertThrows(MachineIdLeaseException.class, b::acquire);
-        assertTrue(e.getMessage().contains("ms from the database's (table " + table + "), beyond the allowed 1000 ms"),
-                e.getMessage());
+        assertTrue(e.getMessage().startsWith("Could not hold machine id 0 in table " + table + ": fenced: the local clock"
+                + " is "), e.getMessage());
+        assertTrue(e.getMessage().contains("ms from the coordinator's (measured within "), e.getMessage());
+        assertTrue(e.getMessage().contains("beyond the allowed maxClockSkew of 1000 ms"), e.getMessage());
 
         clock.offset.set(0);
         JdbcMachineIdLease lease = track(b.acquire());
         assertEquals(0, lease.machineId(), "the refused claim left the id free");
         assertTrue(Math.abs(lease.clockSkew().toMillis()) < 1000, lease.clockSkew().toString());
-        clock.offset.set(3000);
+        SnowflakeGenerator ids = SnowflakeGenerator.builder().machineId(lease).clock(clock).build();
+        ids.nextLong();
+        clock.offset.set(3000); // ahead, yet still below the fence (ttl 30 s): only the skew check refuses
         assertFalse(lease.renewNow());
         assertFalse(lease.isHeld());
+        assertThrows(MachineIdLostException.class, ids::nextLong, "fenced at once, not at the fence's time");
         assertTrue(lease.clockSkew().toMillis() <= -2000, lease.clockSkew().toString());
+        assertEquals(1, lease.losses());
         clock.offset.set(0);
-        assertTrue(lease.renewNow(), "held again once the clocks agree");
+        assertFalse(lease.renewNow(), "the first write after a loss opens nothing");
+        assertTrue(lease.renewNow(), "held again after two acknowledged writes with the clocks agreeing");
     }
 
     @ParameterizedTest
@@ -338,10 +291,9 @@ class JdbcMachineIdLeaseTest {
             throws SQLException {
         TestDatabase.Switchable ds = db.dataSource();
         String table = table(db);
-        // a margin of 1 s: the watchdog of a loaded 2-core build machine must fire within it
         Duration ttl = Duration.ofMillis(3000);
-        JdbcMachineIdLease lease = track(JdbcMachineIdLease.builder(ds).table(table).createTable(true)
-                .ttl(ttl).renewEvery(Duration.ofMillis(500)).safetyMargin(Duration.ofMillis(1000)).acquire());
+        JdbcMachineIdLease lease = track(JdbcLeaseBackend.timings(JdbcMachineIdLease.builder(ds)).table(table)
+                .createTable(true).acquire());
         SnowflakeGenerator ids = SnowflakeGenerator.builder().machineId(lease).build();
         long last = ids.nextLong();
 
@@ -370,8 +322,8 @@ class JdbcMachineIdLeaseTest {
         TestDatabase.Switchable bSide = db.dataSource();
         String table = table(db);
         Duration ttl = Duration.ofMillis(3000);
-        JdbcMachineIdLease a = track(JdbcMachineIdLease.builder(aSide).table(table).createTable(true).maxMachineId(0)
-                .ttl(ttl).renewEvery(Duration.ofMillis(500)).safetyMargin(Duration.ofMillis(1000)).acquire());
+        JdbcMachineIdLease a = track(JdbcLeaseBackend.timings(JdbcMachineIdLease.builder(aSide)).table(table)
+                .createTable(true).maxMachineId(0).acquire());
         SnowflakeGenerator aIds = SnowflakeGenerator.builder().machineId(a).build();
         aIds.nextLong();
 
@@ -379,8 +331,8 @@ class JdbcMachineIdLeaseTest {
         long cut = System.nanoTime();
         long[] fencedAfter = {-1};
         JdbcMachineIdLease[] b = new JdbcMachineIdLease[1];
-        JdbcMachineIdLease.Builder bBuilder = JdbcMachineIdLease.builder(bSide).table(table).maxMachineId(0)
-                .ttl(ttl).background(false);
+        JdbcMachineIdLease.Builder bBuilder = JdbcLeaseBackend.timings(JdbcMachineIdLease.builder(bSide)).table(table)
+                .maxMachineId(0).background(false);
         await("B claims the id once A's row has expired", Duration.ofSeconds(20), () -> {
             if (fencedAfter[0] < 0 && !a.isHeld()) {
                 fencedAfter[0] = (System.nanoTime() - cut) / 1_000_000;
@@ -421,12 +373,23 @@ class JdbcMachineIdLeaseTest {
     }
 
     @Test
-    void timingsThatDoNotFitAreRejected() {
+    void timingsThatDoNotFitAreRejectedNamingTheNumbers() {
         TestDatabase.Switchable ds = new TestDatabase.Switchable(TestDatabase.H2);
+        // accepted before: renewEvery < ttl - margin; but a fence one renewal behind the last expiry,
+        // minus skew and margin, leaves the holder no time to renew
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> JdbcMachineIdLease.builder(ds).ttl(Duration.ofSeconds(10)).safetyMargin(Duration.ofSeconds(5))
-                        .renewEvery(Duration.ofSeconds(6)).acquire());
-        assertEquals("Lease timings do not fit: ttl 10000 ms (at least 100), renewEvery 6000 ms and safetyMargin"
-                + " 5000 ms must be positive with renewEvery < ttl - safetyMargin", e.getMessage());
+                () -> JdbcMachineIdLease.builder(ds).ttl(Duration.ofSeconds(10)).safetyMargin(Duration.ofSeconds(2))
+                        .renewEvery(Duration.ofSeconds(3)).acquire());
+        assertEquals("Lease timings do not fit: ttl 10000 ms must exceed 2 x renewEvery (3000 ms) + 2 x maxClockSkew"
+                + " (1000 ms) + safetyMargin (2000 ms) = 10000 ms, or a healthy holder is fenced before its next"
+                + " renewal (its fence is the older of its last two acknowledged expiries minus maxClockSkew and"
+                + " safetyMargin); lengthen the ttl or shorten the others", e.getMessage());
+        // a 3 s ttl with the default 1 s skew bound: the old default margin ignored the skew
+        IllegalArgumentException shortTtl = assertThrows(IllegalArgumentException.class,
+                () -> JdbcMachineIdLease.builder(ds).ttl(Duration.ofSeconds(3)).acquire());
+        assertTrue(shortTtl.getMessage().contains("2 x maxClockSkew (1000 ms)"), shortTtl.getMessage());
+        assertThrows(IllegalArgumentException.class,
+                () -> JdbcMachineIdLease.builder(ds).ttl(Duration.ofSeconds(30)).maxClockSkew(Duration.ofMillis(-1))
+                        .acquire());
     }
 }

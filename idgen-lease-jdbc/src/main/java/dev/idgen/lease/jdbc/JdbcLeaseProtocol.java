@@ -1,0 +1,217 @@
+package dev.idgen.lease.jdbc;
+
+import dev.idgen.machine.MachineIdLeaseException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.SQLIntegrityConstraintViolationException;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+import javax.sql.DataSource;
+
+/**
+ * The lease's conversation with its table, and nothing else: claim, renew, release, read a row.
+ * Each write is one conditional statement that the database's row lock orders, so two claimers
+ * cannot both win; each read brackets the database clock with two local clock reads, for the skew.
+ * Every method takes a connection for its statements and closes it. Thread-safe (no state but
+ * configuration).
+ */
+final class JdbcLeaseProtocol {
+
+    private final DataSource dataSource;
+    private final LeaseTable table;
+    private final String owner;
+    private final long ttlMillis;
+    /** expires - this = the highest mark an earlier holder's fence can have left uncovered. */
+    private final long claimMarkOffset;
+    private final int queryTimeoutSeconds;
+    private final InstantSource clock;
+
+    JdbcLeaseProtocol(DataSource dataSource, LeaseTable table, String owner, long ttlMillis, long fenceOffsetMillis,
+            int queryTimeoutSeconds, InstantSource clock) {
+        this.dataSource = dataSource;
+        this.table = table;
+        this.owner = owner;
+        this.ttlMillis = ttlMillis;
+        this.claimMarkOffset = fenceOffsetMillis + 1;
+        this.queryTimeoutSeconds = queryTimeoutSeconds;
+        this.clock = clock;
+    }
+
+    String tableName() {
+        return table.name;
+    }
+
+    String owner() {
+        return owner;
+    }
+
+    /** One row of the lease table, with the local clock read just before and after the database's. */
+    record Row(long machineId, String owner, long token, long expiresMillis, long mark, long dbNowMillis, long localBefore,
+            long localAfter) {
+    }
+
+    /** What renewing found: our row extended (with the row read back), or the row no longer ours. */
+    record Renewal(Row row, boolean ours) {
+    }
+
+    /**
+     * Claims the lowest free id up to {@code maxMachineId}: expired rows and missing ids, each by one
+     * conditional statement.
+     *
+     * @return our row just after the claim
+     * @throws MachineIdLeaseException if every id is live, or the race for the free ones was lost
+     *     eight times over
+     */
+    Row claimLowestFree(long maxMachineId) throws SQLException {
+        try (Connection c = connection()) {
+            for (int round = 0; round < 8; round++) {
+                List<Long> candidates = candidates(c, maxMachineId);
+                if (candidates.isEmpty()) {
+                    throw new MachineIdLeaseException("Every machine id 0.." + maxMachineId + " in table "
+                            + table.name + " is held by a live lease; free one or widen the range");
+                }
+                for (long id : candidates) {
+                    Row row = tryClaim(c, id);
+                    if (row != null) {
+                        return row;
+                    }
+                }
+                // every candidate went to a faster claimer: look again
+            }
+            throw new MachineIdLeaseException("Lost the race for every free machine id in table " + table.name
+                    + " eight times over; too many claimers at once, try again");
+        }
+    }
+
+    /**
+     * Claims {@code machineId} again if its row has expired.
+     *
+     * @return our row just after the claim, or {@code null} if the row is live
+     */
+    Row reclaim(long machineId) throws SQLException {
+        try (Connection c = connection()) {
+            if (update(c, table.claimExpired, claimMarkOffset, claimMarkOffset, owner, ttlMillis, machineId) == 0) {
+                return null;
+            }
+            return ours(readRow(c, machineId), null);
+        }
+    }
+
+    /**
+     * Extends our claim on {@code machineId} ({@code token}) by the TTL from the database's now and
+     * records {@code mark}, then reads the row back.
+     */
+    Renewal renew(long machineId, long token, long mark) throws SQLException {
+        try (Connection c = connection()) {
+            if (update(c, table.renew, ttlMillis, mark, mark, machineId, owner, token) == 0) {
+                return new Renewal(null, false);
+            }
+            Row row = ours(readRow(c, machineId), token);
+            return new Renewal(row, row != null);
+        }
+    }
+
+    /** Expires our claim now and records {@code mark}; false if the row was no longer ours. */
+    boolean release(long machineId, long token, long mark) throws SQLException {
+        try (Connection c = connection()) {
+            return update(c, table.release, mark, mark, machineId, owner, token) == 1;
+        }
+    }
+
+    private Row ours(Row row, Long token) {
+        return row != null && owner.equals(row.owner) && (token == null || row.token == token) ? row : null;
+    }
+
+    private Connection connection() throws SQLException {
+        Connection c = dataSource.getConnection();
+        try {
+            c.setAutoCommit(true);
+        } catch (SQLException e) {
+            c.close();
+            throw e;
+        }
+        return c;
+    }
+
+    /** Expired rows and missing ids, lowest first. The claim itself re-checks, so this may be stale. */
+    private List<Long> candidates(Connection c, long maxMachineId) throws SQLException {
+        TreeSet<Long> free = new TreeSet<>();
+        TreeSet<Long> present = new TreeSet<>();
+        try (PreparedStatement ps = c.prepareStatement(table.scan)) {
+            ps.setQueryTimeout(queryTimeoutSeconds);
+            ps.setLong(1, maxMachineId);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    long id = rs.getLong(1);
+                    present.add(id);
+                    if (rs.getLong(2) < rs.getLong(3)) {
+                        free.add(id);
+                    }
+                }
+            }
+        }
+        for (long id = 0; id <= maxMachineId && free.size() < 64; id++) {
+            if (!present.contains(id)) {
+                free.add(id);
+            }
+        }
+        return new ArrayList<>(free);
+    }
+
+    private Row tryClaim(Connection c, long id) throws SQLException {
+        boolean won;
+        if (update(c, table.claimExpired, claimMarkOffset, claimMarkOffset, owner, ttlMillis, id) == 1) {
+            won = true;
+        } else {
+            try {
+                won = update(c, table.insertNew, id, owner, ttlMillis) == 1;
+            } catch (SQLException e) {
+                if (!isDuplicateKey(e)) {
+                    throw e;
+                }
+                won = false; // another claimer inserted it, or the row exists and is live
+            }
+        }
+        return won ? ours(readRow(c, id), null) : null;
+    }
+
+    private Row readRow(Connection c, long machineId) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(table.readRow)) {
+            ps.setQueryTimeout(queryTimeoutSeconds);
+            ps.setLong(1, machineId);
+            long before = clock.millis();
+            try (ResultSet rs = ps.executeQuery()) {
+                long after = clock.millis();
+                if (!rs.next()) {
+                    return null;
+                }
+                return new Row(machineId, rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getLong(4), rs.getLong(5), before,
+                        after);
+            }
+        }
+    }
+
+    private int update(Connection c, String sql, Object... args) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setQueryTimeout(queryTimeoutSeconds);
+            for (int i = 0; i < args.length; i++) {
+                ps.setObject(i + 1, args[i]);
+            }
+            return ps.executeUpdate();
+        }
+    }
+
+    private static boolean isDuplicateKey(SQLException e) {
+        for (SQLException x = e; x != null; x = x.getNextException()) {
+            String s = x.getSQLState();
+            if (s != null && s.startsWith("23")) {
+                return true;
+            }
+        }
+        return e instanceof SQLIntegrityConstraintViolationException;
+    }
+}
