@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -331,7 +332,11 @@ public final class ZkMachineIdLease implements FencingLease, AutoCloseable {
         nodeOurs = false;
         guard.lost(why);
         reportedAckNanos = NONE;
-        worker.execute(this::revalidate);
+        try {
+            worker.execute(this::revalidate);
+        } catch (RejectedExecutionException closing) {
+            // close() shut the worker down meanwhile: nothing to claim again
+        }
     }
 
     private void recordMark() {
