@@ -147,14 +147,16 @@ public final class LeaseGuard {
      * A new claim of the id was written and acknowledged: forgets the expiries of any earlier claim,
      * raises the mark to {@code coordinatorMark} (and the generator with it) and keeps
      * {@code expiresMillis} as this claim's first expiry. The fence stays shut until the next
-     * {@link #acknowledged(long, long)}.
+     * {@link #acknowledged(long, long)}. Does nothing after {@link #release()}.
      *
      * @param expiresMillis the expiry the claim wrote, coordinator time
      * @param coordinatorMark the high-water mark the coordinator holds for the id
      */
     public synchronized void claimed(long expiresMillis, long coordinatorMark) {
+        if (released) {
+            return; // a released guard never opens again
+        }
         noticeLapse();
-        released = false;
         previousExpiry = NONE;
         lastExpiry = expiresMillis;
         raiseMark(coordinatorMark);

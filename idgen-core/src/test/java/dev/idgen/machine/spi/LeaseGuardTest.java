@@ -166,6 +166,9 @@ class LeaseGuardTest {
         guard.acknowledged(T0 + 20_000, MachineIdLease.NO_MARK);
         guard.acknowledged(T0 + 30_000, MachineIdLease.NO_MARK);
         assertFalse(guard.isHeld(), "a late renewal does not reopen a released lease");
+        guard.claimed(T0 + 40_000, MachineIdLease.NO_MARK);
+        guard.acknowledged(T0 + 40_000, MachineIdLease.NO_MARK);
+        assertFalse(guard.isHeld(), "nor does a claim");
         assertEquals("released", guard.state());
         assertEquals(0, guard.losses(), "release is not a loss");
     }
