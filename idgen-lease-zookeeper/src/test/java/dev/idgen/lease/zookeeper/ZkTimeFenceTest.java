@@ -205,11 +205,12 @@ class ZkTimeFenceTest {
         // Sonyflake's 256 IDs per 10 ms tick: a saturated generator runs ahead by seconds per second
         HandOver h = handOver("/run-ahead", SnowflakeLayout.SONYFLAKE, InstantSource.system(), frozen,
                 Duration.ofSeconds(1),
-                ClockBackwardsPolicy.runAhead(Duration.ofSeconds(30)), InstantSource.system(), aIds -> { },
+                // a refused call still takes its (tick, sequence): an hour of run-ahead outlasts the test
+                ClockBackwardsPolicy.runAhead(Duration.ofHours(1)), InstantSource.system(), aIds -> { },
                 () -> { });
         assertTrue(h.aRefused > 0, "the saturated generator reached its fence");
         assertTrue(h.bMin > h.aMax, "the next holder starts above the run-ahead IDs");
-        System.out.printf("Run-ahead (Sonyflake, frozen clock, 30 s bound): %d IDs up to %d ms past the clock, then refused;"
+        System.out.printf("Run-ahead (Sonyflake, frozen clock, 1 h bound): %d IDs up to %d ms past the clock, then refused;"
                 + " next holder above them%n", h.aCount, h.aMaxMillis - frozen.fixed.get());
     }
 
@@ -273,6 +274,7 @@ class ZkTimeFenceTest {
                 }
             }
         }, "holder-a");
+        aThread.setDaemon(true);
         aThread.start();
         try {
             Thread.sleep(300); // fault test: A makes IDs for real
@@ -307,14 +309,14 @@ class ZkTimeFenceTest {
             }
             Thread.sleep(300); // A keeps trying while B holds the id
             stop.set(true);
-            aThread.join();
+            aThread.join(10_000);
             long aTop = aMax.get();
             return new HandOver(aTop, aTop == Long.MIN_VALUE ? Long.MIN_VALUE
                     : aIds.layout().decode(aTop).timestamp().toEpochMilli(), aCount.get(), aRefused.get(), bMin,
                     bIds.layout().decode(bMin).timestamp().toEpochMilli(), bCount);
         } finally {
             stop.set(true);
-            aThread.join();
+            aThread.join(10_000);
         }
     }
 
