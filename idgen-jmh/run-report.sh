@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds benchmarks.jar, runs every JMH benchmark with the gc profiler, and renders the Markdown
-# report next to JMH's JSON in idgen-jmh/results/.
+# Builds benchmarks.jar, runs every JMH benchmark with the gc profiler on 1 thread and then the
+# shared-generator benchmarks again on 2 threads (the thread count is the runner's -t, not the
+# code's), and renders the Markdown report next to JMH's JSON (both runs) in idgen-jmh/results/.
 #
 #   idgen-jmh/run-report.sh            full run, for releases (about 20 minutes on 2 cores)
 #   idgen-jmh/run-report.sh --quick    quick run (under 5 minutes on 2 cores; wide error bars)
@@ -41,15 +42,29 @@ json="$out/latest-$mode.json"
 md="$out/latest-$mode.md"
 started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 
-echo "== running the $mode suite ($(nproc) cores); JMH's own output goes to $out/latest-$mode.log"
-"$java_cmd" -jar "$jar" "${settings[@]}" -prof gc -rf json -rff "$json" "${filter[@]}" > "$out/latest-$mode.log" 2>&1 || {
-  tail -n 40 "$out/latest-$mode.log"
-  echo "JMH failed; the whole log is $out/latest-$mode.log" >&2
-  exit 1
-}
+log="$out/latest-$mode.log"
+runs=()
+: > "$log"
+# one JMH run per thread count; UuidCodecBenchmark compares single operations, so 1 thread only
+for threads in 1 2; do
+  run_json="idgen-jmh/target/latest-$mode-${threads}t.json"
+  excludes=()
+  [ "$threads" -gt 1 ] && excludes=(-e UuidCodecBenchmark)
+  echo "== running the $mode suite on $threads thread(s) ($(nproc) cores); JMH's own output goes to $log"
+  if "$java_cmd" -jar "$jar" "${settings[@]}" -t "$threads" "${excludes[@]}" -prof gc -rf json -rff "$run_json" \
+      "${filter[@]}" >> "$log" 2>&1; then
+    runs+=("$run_json")
+  elif [ "$threads" -gt 1 ] && tail -n 5 "$log" | grep -q 'No matching benchmarks'; then
+    echo "== nothing in the filter runs on $threads threads"
+  else
+    tail -n 40 "$log"
+    echo "JMH failed; the whole log is $log" >&2
+    exit 1
+  fi
+done
 
 machine="$(nproc)-core $(grep -m 1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2 | sed 's/^ *//' || echo 'CPU'), $(uname -s) $(uname -r)"
 machine="${IDGEN_MACHINE:-$machine}"
-"$java_cmd" -cp "$jar" dev.idgen.jmh.report.ReportRenderer "$json" "$md" \
+"$java_cmd" -cp "$jar" dev.idgen.jmh.report.ReportRenderer "${runs[@]}" "$md" --merged-json "$json" \
   --title "$mode run" --machine "$machine" --date "$started"
 echo "== $md"

@@ -45,9 +45,17 @@ public interface RandomSource {
      * processors, 2 to 64), each a buffer of AES-256-CTR keystream refilled 4 KiB at a time under
      * its own key and counter, seeded from {@code new SecureRandom()}. A call takes the stripe its
      * thread hashes to with one CAS, or the next free one; nothing is kept per thread, so millions
-     * of virtual threads cost nothing extra. Every 64 KiB a stripe replaces its key and counter
-     * with bytes of its own keystream that are never handed out, so a later copy of its state does
-     * not reveal what it gave out before.
+     * of virtual threads cost nothing extra. Every 64 KiB a stripe replaces its key with bytes of
+     * its own keystream that are never handed out, XOR fresh bytes from the {@code SecureRandom}:
+     * a later copy of its state does not reveal what it gave out before, and two copies of one
+     * state (processes restored from one snapshot or VM image) part ways by their next re-key.
+     *
+     * <p>After a copy they part ways at once when there is a sign of it: a CRaC restore (the
+     * {@code org.crac} or {@code jdk.crac} API, if present at run time, is told of a resource, with
+     * no dependency needed), or, checked on each 4 KiB refill, a jump between the wall clock and the
+     * monotonic clock or (on Linux) a new process id. Then every stripe drops its buffer and re-keys
+     * from fresh bytes before its next call. See {@code docs/randomness.md} in the project for what a
+     * snapshot can and cannot repeat.
      *
      * @return the shared secure source
      */
@@ -58,15 +66,18 @@ public interface RandomSource {
     /**
      * A striped source like {@link #secure()} whose stripes are refilled from {@code random}, 4 KiB
      * at a time; {@code random} is called only on a refill, so its lock is taken once per 4 KiB,
-     * not once per ID.
+     * not once per ID. The stripes drop their buffers on the same signs of a copy as
+     * {@link #secure()}'s and ask {@code random} to {@linkplain SecureRandom#reseed() reseed} where
+     * it can; whether it then gives new bytes in each copy is up to it ({@code NativePRNG} reads the
+     * operating system on every call; a {@code DRBG} does once reseeded).
      *
      * @param random a cryptographically strong generator
      * @return a new source
      */
     static RandomSource from(SecureRandom random) {
         Objects.requireNonNull(random, "random");
-        StripedRandom.Refill refill = random::nextBytes;
-        return new StripedRandom(() -> refill, "RandomSource.from(" + random.getAlgorithm() + ")");
+        StripedRandom.Refill refill = new StripedRandom.FromSecureRandom(random);
+        return new StripedRandom(() -> refill, SnapshotGuard.jvm(), "RandomSource.from(" + random.getAlgorithm() + ")");
     }
 
     /**

@@ -15,6 +15,11 @@ import java.util.function.Supplier;
  * 0), so each byte of keystream is handed out at most once and never to two callers. Nothing is
  * shared by all threads: a call CASes only the flag of the stripe it lands on, and moves to the
  * next stripe when that one is held (for example while it is being refilled).
+ *
+ * <p><b>Copies.</b> Each stripe remembers the {@link SnapshotGuard} epoch its bytes belong to. A call
+ * that finds the epoch moved on (a CRaC restore, a clock or process-id sign of a copy) throws the
+ * buffer away and has the refill re-key from fresh entropy first, so after the signal no stripe hands
+ * out a byte made before it. The guard's own checks run on refills, off the per-call path.
  */
 final class StripedRandom implements RandomSource {
 
@@ -30,7 +35,7 @@ final class StripedRandom implements RandomSource {
     /** Holds the shared default, made on first use of {@link RandomSource#secure()}. */
     static final class Shared {
         /** Stripes key themselves on their first refill. */
-        static final StripedRandom SECURE = secure(new SecureRandom());
+        static final StripedRandom SECURE = secure(new SecureRandom(), SnapshotGuard.jvm());
 
         private Shared() {
         }
@@ -40,30 +45,65 @@ final class StripedRandom implements RandomSource {
     @FunctionalInterface
     interface Refill {
         void fill(byte[] buffer);
+
+        /**
+         * The state may have been copied: the next {@link #fill} must not follow from the state held
+         * now alone. Called by the stripe's holder.
+         */
+        default void reseed() {
+        }
+
+        /** Asks {@code random} to reseed from its entropy source, where it can. */
+        static void tryReseed(SecureRandom random) {
+            try {
+                random.reseed();
+            } catch (UnsupportedOperationException e) {
+                // NativePRNG: reads the operating system on every call, nothing to reseed
+            }
+        }
+    }
+
+    /** Refills from a {@code SecureRandom} directly, asking it to reseed when told of a copy. */
+    static final class FromSecureRandom implements Refill {
+        private final SecureRandom random;
+
+        FromSecureRandom(SecureRandom random) {
+            this.random = random;
+        }
+
+        @Override
+        public void fill(byte[] buffer) {
+            random.nextBytes(buffer);
+        }
+
+        @Override
+        public void reseed() {
+            Refill.tryReseed(random);
+        }
     }
 
     private final Stripe[] stripes;
     private final int mask;
     private final String name;
 
-    StripedRandom(Supplier<Refill> refills, String name) {
-        this(stripesFor(Runtime.getRuntime().availableProcessors()), refills, name);
+    StripedRandom(Supplier<Refill> refills, SnapshotGuard guard, String name) {
+        this(stripesFor(Runtime.getRuntime().availableProcessors()), refills, guard, name);
     }
 
-    StripedRandom(int stripeCount, Supplier<Refill> refills, String name) {
+    StripedRandom(int stripeCount, Supplier<Refill> refills, SnapshotGuard guard, String name) {
         if (Integer.bitCount(stripeCount) != 1) {
             throw new IllegalArgumentException("stripe count " + stripeCount + " is not a power of two");
         }
         this.stripes = new Stripe[stripeCount];
         for (int i = 0; i < stripeCount; i++) {
-            stripes[i] = new Stripe(refills.get());
+            stripes[i] = new Stripe(refills.get(), guard);
         }
         this.mask = stripeCount - 1;
         this.name = name;
     }
 
-    static StripedRandom secure(SecureRandom seeder) {
-        return new StripedRandom(() -> new AesCtrKeystream(seeder), "RandomSource.secure()");
+    static StripedRandom secure(SecureRandom fresh, SnapshotGuard guard) {
+        return new StripedRandom(() -> new AesCtrKeystream(fresh), guard, "RandomSource.secure()");
     }
 
     /** The next power of two at or above twice the processors, 2 to 64. */
@@ -74,6 +114,11 @@ final class StripedRandom implements RandomSource {
 
     int stripeCount() {
         return stripes.length;
+    }
+
+    /** For the tests: stripe {@code i}, to draw from (holding nothing: the tests use one thread). */
+    Stripe stripe(int i) {
+        return stripes[i];
     }
 
     @Override
@@ -126,7 +171,10 @@ final class StripedRandom implements RandomSource {
         return name + " (" + stripes.length + " stripes of " + BUFFER_BYTES + " bytes)";
     }
 
-    /** One stripe: a buffer of random bytes, the position of the next unread byte and its flag. */
+    /**
+     * One stripe: a buffer of random bytes, the position of the next unread byte, the guard epoch
+     * the bytes belong to, and its flag.
+     */
     static final class Stripe extends StripePadded {
         private static final VarHandle BUSY;
 
@@ -138,9 +186,11 @@ final class StripedRandom implements RandomSource {
             }
         }
 
-        Stripe(Refill refill) {
+        Stripe(Refill refill, SnapshotGuard guard) {
             this.refill = refill;
+            this.guard = guard;
             this.buffer = EMPTY; // allocated and filled on first use
+            this.epoch = guard.epoch();
         }
 
         boolean tryAcquire() {
@@ -154,16 +204,26 @@ final class StripedRandom implements RandomSource {
         /** Caller holds the stripe. */
         long take() {
             int p = position;
-            if (p == buffer.length) {
-                if (buffer.length == 0) {
-                    buffer = new byte[BUFFER_BYTES];
-                    position = BUFFER_BYTES; // unread only once a refill has succeeded
-                }
-                refill.fill(buffer); // if this throws, position still says "empty"
+            if (p == buffer.length || epoch != guard.epoch()) {
+                refill();
                 p = 0;
             }
             position = p + Long.BYTES;
             return (long) LONGS.get(buffer, p);
+        }
+
+        /** Caller holds the stripe. Unread bytes of an older epoch are dropped, never handed out. */
+        private void refill() {
+            if (buffer.length == 0) {
+                buffer = new byte[BUFFER_BYTES];
+            }
+            position = BUFFER_BYTES; // unread only once a refill has succeeded; if one throws, still "empty"
+            int now = guard.check();
+            if (now != epoch) {
+                refill.reseed();
+                epoch = now;
+            }
+            refill.fill(buffer);
         }
     }
 
@@ -176,8 +236,10 @@ final class StripedRandom implements RandomSource {
     abstract static class StripeState extends StripeLeftPad {
         volatile int busy;
         int position;
+        int epoch;
         byte[] buffer;
         Refill refill;
+        SnapshotGuard guard;
     }
 
     /** Padding after the fields. */

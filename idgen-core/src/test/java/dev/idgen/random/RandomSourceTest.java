@@ -15,7 +15,6 @@ import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -50,18 +49,8 @@ class RandomSourceTest {
     }
 
     @Test
-    void keystreamIsAesCtrAndReplacesItsKeyWithUnsharedBytesEverySixteenRefills() throws Exception {
-        SplittableRandom r = new SplittableRandom(SEED);
-        byte[] key = new byte[AesCtrKeystream.KEY_BYTES];
-        byte[] iv = new byte[AesCtrKeystream.IV_BYTES];
-        for (int i = 0; i < key.length; i++) {
-            key[i] = (byte) r.nextInt();
-        }
-        for (int i = 0; i < iv.length; i++) {
-            iv[i] = (byte) r.nextInt();
-        }
-        iv[15] = (byte) 0xF0; // the counter carries within the first refill
-        AesCtrKeystream stream = new AesCtrKeystream(key, iv);
+    void keystreamIsAesCtrAndMixesFreshBytesIntoEachKeyEverySixteenRefills() throws Exception {
+        AesCtrKeystream stream = new AesCtrKeystream(new ScriptedEntropy(SEED));
         int size = StripedRandom.BUFFER_BYTES;
         int refills = AesCtrKeystream.REFILLS_PER_KEY;
         byte[] handedOut = new byte[size * (refills + 1)];
@@ -70,13 +59,22 @@ class RandomSourceTest {
             stream.fill(buffer);
             System.arraycopy(buffer, 0, handedOut, i * size, size);
         }
-        byte[] underFirstKey = ctrStream(key, iv, (size * refills + 48) / 16);
+        // the same entropy, drawn again by the test: the first key, then the bytes mixed into the second
+        ScriptedEntropy entropy = new ScriptedEntropy(SEED);
+        byte[] firstKey = new byte[AesCtrKeystream.KEY_BYTES];
+        byte[] mixedIn = new byte[AesCtrKeystream.KEY_BYTES];
+        entropy.nextBytes(firstKey);
+        entropy.nextBytes(mixedIn);
+        byte[] zeroCounter = new byte[16];
+        byte[] underFirstKey = ctrStream(firstKey, zeroCounter, (size * refills + 32) / 16);
         assertArrayEquals(Arrays.copyOf(underFirstKey, size * refills), Arrays.copyOf(handedOut, size * refills),
-                "seed " + SEED + ": the first 16 refills are AES-256-CTR under the first key");
+                "seed " + SEED + ": the first 16 refills are AES-256-CTR from counter 0 under the first fresh key");
         byte[] nextKey = Arrays.copyOfRange(underFirstKey, size * refills, size * refills + 32);
-        byte[] nextIv = Arrays.copyOfRange(underFirstKey, size * refills + 32, size * refills + 48);
-        assertArrayEquals(ctrStream(nextKey, nextIv, size / 16), Arrays.copyOfRange(handedOut, size * refills, size * (refills + 1)),
-                "seed " + SEED + ": then the next 48 bytes, never handed out, are the next key and IV");
+        for (int i = 0; i < nextKey.length; i++) {
+            nextKey[i] ^= mixedIn[i];
+        }
+        assertArrayEquals(ctrStream(nextKey, zeroCounter, size / 16), Arrays.copyOfRange(handedOut, size * refills, size * (refills + 1)),
+                "seed " + SEED + ": the next key is the next 32 bytes, never handed out, XOR 32 fresh bytes");
     }
 
     @Test
@@ -88,7 +86,7 @@ class RandomSourceTest {
             while (b.hasRemaining()) {
                 b.putLong(next[0]++);
             }
-        }, "counting");
+        }, new FixedClocks().guard(), "counting");
         for (long i = 0; i < 3 * StripedRandom.BUFFER_BYTES / 8; i += 3) {
             assertEquals(i, counting.nextLong());
             long expected = i + 1;
@@ -104,7 +102,7 @@ class RandomSourceTest {
                 throw new IllegalStateException("refill failed");
             }
             Arrays.fill(buffer, (byte) 7);
-        }, "flaky");
+        }, new FixedClocks().guard(), "flaky");
         assertThrows(IllegalStateException.class, flaky::nextLong);
         assertEquals(0x0707070707070707L, flaky.nextLong(), "the single stripe was given back");
     }
@@ -117,7 +115,7 @@ class RandomSourceTest {
         assertEquals(16, StripedRandom.stripesFor(8));
         assertEquals(64, StripedRandom.stripesFor(32));
         assertEquals(64, StripedRandom.stripesFor(1000));
-        assertThrows(IllegalArgumentException.class, () -> new StripedRandom(3, () -> b -> { }, "bad"));
+        assertThrows(IllegalArgumentException.class, () -> new StripedRandom(3, () -> b -> { }, new FixedClocks().guard(), "bad"));
     }
 
     @Test
@@ -148,7 +146,7 @@ class RandomSourceTest {
     @Test
     void manyThreadsNeverGetTheSameBitsTwice() throws Exception {
         List<RandomSource> sources = List.of(RandomSource.secure(), RandomSource.from(new SecureRandom()),
-                new StripedRandom(2, () -> new AesCtrKeystream(new SecureRandom()), "two stripes"));
+                new StripedRandom(2, () -> new AesCtrKeystream(new SecureRandom()), SnapshotGuard.jvm(), "two stripes"));
         for (RandomSource source : sources) {
             int threads = 4;
             int perThread = 99_999;

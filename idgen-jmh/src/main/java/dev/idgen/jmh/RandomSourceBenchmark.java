@@ -18,12 +18,11 @@ import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * The randomness candidates behind a UUID (issue 3): each call takes the 16 random bytes one UUID
+ * The randomness candidates behind a UUID: each call takes the 16 random bytes one UUID
  * needs, as two {@code long}s.
  *
  * <ul>
@@ -101,8 +100,7 @@ public class RandomSourceBenchmark {
      * @param bh the sink
      */
     @Benchmark
-    @Threads(1)
-    public void ours_1t(PerThread t, Blackhole bh) {
+    public void ours(PerThread t, Blackhole bh) {
         ours.nextTwoLongs(t).consumePair(bh);
     }
 
@@ -111,28 +109,7 @@ public class RandomSourceBenchmark {
      * @param bh the sink
      */
     @Benchmark
-    @Threads(2)
-    public void ours_2t(PerThread t, Blackhole bh) {
-        ours.nextTwoLongs(t).consumePair(bh);
-    }
-
-    /**
-     * @param t this thread's sink
-     * @param bh the sink
-     */
-    @Benchmark
-    @Threads(1)
-    public void stripedDrbg_1t(PerThread t, Blackhole bh) {
-        stripedDrbg.nextTwoLongs(t).consumePair(bh);
-    }
-
-    /**
-     * @param t this thread's sink
-     * @param bh the sink
-     */
-    @Benchmark
-    @Threads(2)
-    public void stripedDrbg_2t(PerThread t, Blackhole bh) {
+    public void stripedDrbg(PerThread t, Blackhole bh) {
         stripedDrbg.nextTwoLongs(t).consumePair(bh);
     }
 
@@ -141,8 +118,7 @@ public class RandomSourceBenchmark {
      * @param bh the sink
      */
     @Benchmark
-    @Threads(1)
-    public void sharedSecureRandom_1t(PerThread t, Blackhole bh) {
+    public void sharedSecureRandom(PerThread t, Blackhole bh) {
         sharedSecureRandom.nextBytes(t.bytes);
         t.consumeBytes(bh);
     }
@@ -152,30 +128,7 @@ public class RandomSourceBenchmark {
      * @param bh the sink
      */
     @Benchmark
-    @Threads(2)
-    public void sharedSecureRandom_2t(PerThread t, Blackhole bh) {
-        sharedSecureRandom.nextBytes(t.bytes);
-        t.consumeBytes(bh);
-    }
-
-    /**
-     * @param t this thread's buffer
-     * @param bh the sink
-     */
-    @Benchmark
-    @Threads(1)
-    public void sharedDrbg_1t(PerThread t, Blackhole bh) {
-        sharedDrbg.nextBytes(t.bytes);
-        t.consumeBytes(bh);
-    }
-
-    /**
-     * @param t this thread's buffer
-     * @param bh the sink
-     */
-    @Benchmark
-    @Threads(2)
-    public void sharedDrbg_2t(PerThread t, Blackhole bh) {
+    public void sharedDrbg(PerThread t, Blackhole bh) {
         sharedDrbg.nextBytes(t.bytes);
         t.consumeBytes(bh);
     }
@@ -185,35 +138,14 @@ public class RandomSourceBenchmark {
      * @param bh the sink
      */
     @Benchmark
-    @Threads(1)
-    public void threadDrbg_1t(PerThread t, Blackhole bh) {
-        t.drbg.nextBytes(t.bytes);
-        t.consumeBytes(bh);
-    }
-
-    /**
-     * @param t this thread's buffer and DRBG
-     * @param bh the sink
-     */
-    @Benchmark
-    @Threads(2)
-    public void threadDrbg_2t(PerThread t, Blackhole bh) {
+    public void threadDrbg(PerThread t, Blackhole bh) {
         t.drbg.nextBytes(t.bytes);
         t.consumeBytes(bh);
     }
 
     /** @param bh the sink */
     @Benchmark
-    @Threads(1)
-    public void threadLocalRandom_1t(Blackhole bh) {
-        bh.consume(ThreadLocalRandom.current().nextLong());
-        bh.consume(ThreadLocalRandom.current().nextLong());
-    }
-
-    /** @param bh the sink */
-    @Benchmark
-    @Threads(2)
-    public void threadLocalRandom_2t(Blackhole bh) {
+    public void threadLocalRandom(Blackhole bh) {
         bh.consume(ThreadLocalRandom.current().nextLong());
         bh.consume(ThreadLocalRandom.current().nextLong());
     }

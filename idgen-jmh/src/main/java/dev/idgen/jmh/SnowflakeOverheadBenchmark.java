@@ -16,7 +16,6 @@ import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
@@ -55,61 +54,29 @@ public class SnowflakeOverheadBenchmark {
 
     /** @return ours */
     @Benchmark
-    @Threads(1)
-    public long ours_1t() {
-        return ours.nextLong();
-    }
-
-    /** @return ours, two threads */
-    @Benchmark
-    @Threads(2)
-    public long ours_2t() {
+    public long ours() {
         return ours.nextLong();
     }
 
     /** @return Agrona */
     @Benchmark
-    @Threads(1)
-    public long agrona_1t() {
-        return agrona.nextId();
-    }
-
-    /** @return Agrona, two threads */
-    @Benchmark
-    @Threads(2)
-    public long agrona_2t() {
+    public long agrona() {
         return agrona.nextId();
     }
 
     /** @return the clock read alone */
     @Benchmark
-    @Threads(1)
-    public long currentTimeMillis_1t() {
-        return System.currentTimeMillis();
-    }
-
-    /** @return the clock read alone, two threads */
-    @Benchmark
-    @Threads(2)
-    public long currentTimeMillis_2t() {
+    public long currentTimeMillis() {
         return System.currentTimeMillis();
     }
 
     /** @return the clock read and one CAS (control) */
     @Benchmark
-    @Threads(1)
-    public long clockAndCas_1t() {
-        return clockAndCas();
+    public long clockAndCas() {
+        return readClockAndCasOnce();
     }
 
-    /** @return the clock read and one CAS (control), two threads */
-    @Benchmark
-    @Threads(2)
-    public long clockAndCas_2t() {
-        return clockAndCas();
-    }
-
-    private long clockAndCas() {
+    private long readClockAndCasOnce() {
         long now = System.currentTimeMillis() << 22;
         long prev = cell.get();
         long next = Math.max(now, prev + 1);

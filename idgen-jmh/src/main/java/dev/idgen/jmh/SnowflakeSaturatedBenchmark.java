@@ -16,7 +16,6 @@ import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
@@ -60,57 +59,25 @@ public class SnowflakeSaturatedBenchmark {
 
     /** @return ours */
     @Benchmark
-    @Threads(1)
-    public long ours_1t() {
-        return ours.nextLong();
-    }
-
-    /** @return ours, two threads */
-    @Benchmark
-    @Threads(2)
-    public long ours_2t() {
+    public long ours() {
         return ours.nextLong();
     }
 
     /** @return Agrona */
     @Benchmark
-    @Threads(1)
-    public long agrona_1t() {
-        return agrona.nextId();
-    }
-
-    /** @return Agrona, two threads */
-    @Benchmark
-    @Threads(2)
-    public long agrona_2t() {
+    public long agrona() {
         return agrona.nextId();
     }
 
     /** @return Hutool */
     @Benchmark
-    @Threads(1)
-    public long hutool_1t() {
-        return hutool.nextId();
-    }
-
-    /** @return Hutool, two threads */
-    @Benchmark
-    @Threads(2)
-    public long hutool_2t() {
+    public long hutool() {
         return hutool.nextId();
     }
 
     /** @return tsid-creator */
     @Benchmark
-    @Threads(1)
-    public long tsid_1t() {
-        return tsid.create().toLong();
-    }
-
-    /** @return tsid-creator, two threads */
-    @Benchmark
-    @Threads(2)
-    public long tsid_2t() {
+    public long tsid() {
         return tsid.create().toLong();
     }
 }

@@ -16,7 +16,6 @@ import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
@@ -45,57 +44,25 @@ public class UuidV4Benchmark {
 
     /** @return ours */
     @Benchmark
-    @Threads(1)
-    public UUID ours_1t() {
-        return ours.next();
-    }
-
-    /** @return ours, two threads */
-    @Benchmark
-    @Threads(2)
-    public UUID ours_2t() {
+    public UUID ours() {
         return ours.next();
     }
 
     /** @return the JDK */
     @Benchmark
-    @Threads(1)
-    public UUID jdkRandomUUID_1t() {
-        return UUID.randomUUID();
-    }
-
-    /** @return the JDK, two threads */
-    @Benchmark
-    @Threads(2)
-    public UUID jdkRandomUUID_2t() {
+    public UUID jdkRandomUUID() {
         return UUID.randomUUID();
     }
 
     /** @return uuid-creator */
     @Benchmark
-    @Threads(1)
-    public UUID uuidCreator_1t() {
-        return UuidCreator.getRandomBased();
-    }
-
-    /** @return uuid-creator, two threads */
-    @Benchmark
-    @Threads(2)
-    public UUID uuidCreator_2t() {
+    public UUID uuidCreator() {
         return UuidCreator.getRandomBased();
     }
 
     /** @return java-uuid-generator */
     @Benchmark
-    @Threads(1)
-    public UUID jug_1t() {
-        return jug.generate();
-    }
-
-    /** @return java-uuid-generator, two threads */
-    @Benchmark
-    @Threads(2)
-    public UUID jug_2t() {
+    public UUID jug() {
         return jug.generate();
     }
 }

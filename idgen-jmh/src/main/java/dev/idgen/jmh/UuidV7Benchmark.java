@@ -16,7 +16,6 @@ import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
@@ -48,57 +47,25 @@ public class UuidV7Benchmark {
 
     /** @return ours, monotonic */
     @Benchmark
-    @Threads(1)
-    public UUID ours_1t() {
-        return ours.next();
-    }
-
-    /** @return ours, monotonic, two threads */
-    @Benchmark
-    @Threads(2)
-    public UUID ours_2t() {
+    public UUID ours() {
         return ours.next();
     }
 
     /** @return ours, not monotonic */
     @Benchmark
-    @Threads(1)
-    public UUID oursNonMonotonic_1t() {
-        return oursNonMonotonic.next();
-    }
-
-    /** @return ours, not monotonic, two threads */
-    @Benchmark
-    @Threads(2)
-    public UUID oursNonMonotonic_2t() {
+    public UUID oursNonMonotonic() {
         return oursNonMonotonic.next();
     }
 
     /** @return uuid-creator */
     @Benchmark
-    @Threads(1)
-    public UUID uuidCreator_1t() {
-        return UuidCreator.getTimeOrderedEpoch();
-    }
-
-    /** @return uuid-creator, two threads */
-    @Benchmark
-    @Threads(2)
-    public UUID uuidCreator_2t() {
+    public UUID uuidCreator() {
         return UuidCreator.getTimeOrderedEpoch();
     }
 
     /** @return java-uuid-generator */
     @Benchmark
-    @Threads(1)
-    public UUID jug_1t() {
-        return jug.generate();
-    }
-
-    /** @return java-uuid-generator, two threads */
-    @Benchmark
-    @Threads(2)
-    public UUID jug_2t() {
+    public UUID jug() {
         return jug.generate();
     }
 }

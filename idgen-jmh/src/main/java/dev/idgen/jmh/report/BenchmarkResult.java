@@ -5,7 +5,9 @@ import java.util.Map;
 
 /**
  * One benchmark's result as JMH's JSON gives it, with the benchmark name split by this module's
- * convention: {@code dev.idgen.jmh.<Topic>.<implementation>_<case>}.
+ * convention: {@code dev.idgen.jmh.<Topic>.<implementation>}, run on the threads the runner gave
+ * ({@code -t}, the case {@code 1t}, {@code 2t}), or {@code dev.idgen.jmh.<Topic>.<implementation>_<case>}
+ * for a named operation (and for runs written when the thread count was in the method name).
  *
  * @param topic the benchmark class's simple name, for example {@code UuidV4Benchmark}
  * @param implementation what was measured, {@code ours...} for idgen, else the peer
@@ -49,7 +51,8 @@ public record BenchmarkResult(String topic, String implementation, String caseNa
         String method = benchmark.substring(lastDot + 1);
         int underscore = method.lastIndexOf('_');
         String implementation = underscore < 0 ? method : method.substring(0, underscore);
-        String caseName = underscore < 0 ? "" : method.substring(underscore + 1);
+        int threads = (int) number(json.get("threads"));
+        String caseName = underscore < 0 ? threads + "t" : method.substring(underscore + 1);
         Map<String, Object> primary = (Map<String, Object>) json.get("primaryMetric");
         double bytes = Double.NaN;
         double bytesError = Double.NaN;
@@ -66,7 +69,7 @@ public record BenchmarkResult(String topic, String implementation, String caseNa
             }
         }
         return new BenchmarkResult(topic, implementation, caseName, (String) json.get("mode"),
-                (int) number(json.get("threads")), number(primary.get("score")),
+                threads, number(primary.get("score")),
                 number(primary.get("scoreError")), (String) primary.get("scoreUnit"), bytes, bytesError);
     }
 

@@ -14,14 +14,17 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Turns JMH's JSON ({@code -rf json}) into a Markdown report: the issue's targets, met or missed,
+ * Turns JMH's JSON ({@code -rf json}) into a Markdown report: idgen's targets, met or missed,
  * then one table per benchmark class with each peer's score next to ours, the ratio peer/ours, the
  * error bars, bytes per operation and, for saturated Snowflake, the fraction of the ceiling.
  *
  * <pre>
- * java -cp benchmarks.jar dev.idgen.jmh.report.ReportRenderer results.json report.md \
+ * java -cp benchmarks.jar dev.idgen.jmh.report.ReportRenderer results-1t.json [results-2t.json ...] report.md \
  *     [--title "quick run"] [--machine "2-core shared VM"] [--date 2026-12-03T06:00:00Z]
  * </pre>
+ *
+ * Several JSON files (one JMH run per thread count) make one report; {@code --merged-json PATH}
+ * also writes their results as one JSON array, as one JMH run would have written them.
  */
 public final class ReportRenderer {
 
@@ -71,24 +74,56 @@ public final class ReportRenderer {
     }
 
     /**
-     * @param args {@code in.json out.md [--title T] [--machine M] [--date D]}
+     * @param args {@code in.json [more.json ...] out.md [--title T] [--machine M] [--date D]}
      * @throws IOException if a file cannot be read or written
      */
     public static void main(String[] args) throws IOException {
-        if (args.length < 2) {
-            System.err.println("usage: ReportRenderer results.json report.md [--title T] [--machine M] [--date D]");
+        Map<String, String> options = new LinkedHashMap<>();
+        List<String> files = new ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].startsWith("--") && i + 1 < args.length) {
+                options.put(args[i], args[++i]);
+            } else {
+                files.add(args[i]);
+            }
+        }
+        if (files.size() < 2) {
+            System.err.println("usage: ReportRenderer results.json [more.json ...] report.md [--title T] [--machine M] [--date D]");
             System.exit(2);
         }
-        Map<String, String> options = new LinkedHashMap<>();
-        for (int i = 2; i + 1 < args.length; i += 2) {
-            options.put(args[i], args[i + 1]);
+        List<String> jsons = new ArrayList<>();
+        for (String file : files.subList(0, files.size() - 1)) {
+            jsons.add(Files.readString(Path.of(file), StandardCharsets.UTF_8));
         }
-        String json = Files.readString(Path.of(args[0]), StandardCharsets.UTF_8);
-        String markdown = render(json, options.getOrDefault("--title", "JMH run"),
+        String out = files.get(files.size() - 1);
+        if (options.containsKey("--merged-json")) {
+            Files.writeString(Path.of(options.get("--merged-json")), concatenate(jsons), StandardCharsets.UTF_8);
+        }
+        String markdown = render(jsons, options.getOrDefault("--title", "JMH run"),
                 options.getOrDefault("--machine", "unnamed machine"),
                 options.getOrDefault("--date", Instant.now().toString()));
-        Files.writeString(Path.of(args[1]), markdown, StandardCharsets.UTF_8);
-        System.out.println("wrote " + args[1]);
+        Files.writeString(Path.of(out), markdown, StandardCharsets.UTF_8);
+        System.out.println("wrote " + out);
+    }
+
+    /**
+     * @param jsons JSON arrays as JMH writes them
+     * @return one array holding their elements in order, each element's text as it was
+     */
+    static String concatenate(List<String> jsons) {
+        List<String> inner = new ArrayList<>();
+        for (String json : jsons) {
+            String t = json.strip();
+            if (!t.startsWith("[") || !t.endsWith("]")) {
+                throw new IllegalArgumentException("JMH JSON is an array of results; this starts with "
+                        + t.substring(0, Math.min(20, t.length())));
+            }
+            String body = t.substring(1, t.length() - 1).strip();
+            if (!body.isEmpty()) {
+                inner.add(body);
+            }
+        }
+        return inner.isEmpty() ? "[]\n" : "[\n" + String.join(",\n", inner) + "\n]\n";
     }
 
     /**
@@ -98,10 +133,25 @@ public final class ReportRenderer {
      * @param date when it ran
      * @return the Markdown report
      */
-    @SuppressWarnings("unchecked")
     public static String render(String json, String title, String machine, String date) {
-        List<Object> raw = (List<Object>) Json.parse(json);
-        List<BenchmarkResult> results = BenchmarkResult.listFromJson(json);
+        return render(List.of(json), title, machine, date);
+    }
+
+    /**
+     * @param jsons JMH's JSON of each run (for example one per thread count), in order
+     * @param title what run this is
+     * @param machine where it ran
+     * @param date when it ran
+     * @return the Markdown report of all the runs' results together
+     */
+    @SuppressWarnings("unchecked")
+    public static String render(List<String> jsons, String title, String machine, String date) {
+        List<Object> raw = new ArrayList<>();
+        List<BenchmarkResult> results = new ArrayList<>();
+        for (String json : jsons) {
+            raw.addAll((List<Object>) Json.parse(json));
+            results.addAll(BenchmarkResult.listFromJson(json));
+        }
         StringBuilder md = new StringBuilder();
         md.append("# idgen benchmarks: ").append(title).append("\n\n");
         if (!raw.isEmpty()) {
@@ -121,7 +171,7 @@ public final class ReportRenderer {
         md.append("- B/op: bytes allocated per operation (`-prof gc`, `gc.alloc.rate.norm`); a UUID"
                 + " object is 32 bytes.\n\n");
 
-        md.append("## Targets (issue 5)\n\n");
+        md.append("## Targets\n\n");
         md.append("| target | measured | result |\n| --- | --- | --- |\n");
         for (String[] row : Targets.check(results)) {
             md.append("| ").append(String.join(" | ", row)).append(" |\n");

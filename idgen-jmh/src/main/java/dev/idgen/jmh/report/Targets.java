@@ -8,7 +8,7 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * Issue 5's targets, checked against one run. A target is met on the point estimates; where the
+ * The performance targets idgen holds itself to, checked against one run. A target is met on the point estimates; where the
  * verdict would flip inside the error bars the result says so.
  */
 final class Targets {

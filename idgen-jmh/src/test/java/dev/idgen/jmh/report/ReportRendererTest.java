@@ -24,13 +24,20 @@ class ReportRendererTest {
                 + " \"secondaryMetrics\": " + secondary + "}";
     }
 
+    /** A run on 1 thread ({@code -t 1}): one method per implementation, the case from "threads". */
     private static final String RUN = "[\n"
-            + result("SnowflakeSaturatedBenchmark.ours_1t", "thrpt", 1, "4055040", "4096", "ops/s", "gc.alloc.rate.norm", "0.003") + ",\n"
-            + result("SnowflakeSaturatedBenchmark.agrona_1t", "thrpt", 1, "3686400", "40960", "ops/s", null, null) + ",\n"
-            + result("UuidV4Benchmark.ours_1t", "avgt", 1, "20.0", "1.0", "ns/op", "gc.alloc.rate.norm", "32.0") + ",\n"
-            + result("UuidV4Benchmark.jdkRandomUUID_1t", "avgt", 1, "300.0", "30.0", "ns/op", "\\u00b7gc.alloc.rate.norm", "128.0") + ",\n"
-            + result("UuidV4Benchmark.jug_1t", "avgt", 1, "21.0", "1.5", "ns/op", null, null) + ",\n"
+            + result("SnowflakeSaturatedBenchmark.ours", "thrpt", 1, "4055040", "4096", "ops/s", "gc.alloc.rate.norm", "0.003") + ",\n"
+            + result("SnowflakeSaturatedBenchmark.agrona", "thrpt", 1, "3686400", "40960", "ops/s", null, null) + ",\n"
+            + result("UuidV4Benchmark.ours", "avgt", 1, "20.0", "1.0", "ns/op", "gc.alloc.rate.norm", "32.0") + ",\n"
+            + result("UuidV4Benchmark.jdkRandomUUID", "avgt", 1, "300.0", "30.0", "ns/op", "\\u00b7gc.alloc.rate.norm", "128.0") + ",\n"
+            + result("UuidV4Benchmark.jug", "avgt", 1, "21.0", "1.5", "ns/op", null, null) + ",\n"
             + result("UuidCodecBenchmark.ours_parse", "avgt", 1, "10.0", "\"NaN\"", "ns/op", null, null) + "\n"
+            + "]";
+
+    /** The same methods run again with {@code -t 2}. */
+    private static final String RUN_2T = "[\n"
+            + result("SnowflakeSaturatedBenchmark.ours", "thrpt", 2, "4014080", "8192", "ops/s", null, null) + ",\n"
+            + result("SnowflakeSaturatedBenchmark.agrona", "thrpt", 2, "2048000", "20480", "ops/s", null, null) + "\n"
             + "]";
 
     private final String report = ReportRenderer.render(RUN, "quick run", "2-core test VM", "2026-12-03");
@@ -90,6 +97,38 @@ class ReportRendererTest {
         assertEquals("| `parse` | **idgen** | 10.00 ± ? ns/op | 1 | (reference) | - |", rowOf(report, "| `parse`"));
         assertTrue(rowOf(report, "| UUIDv7 (monotonic) faster than every peer's v7, 2 threads")
                 .contains("not in this run"), report);
+    }
+
+    @Test
+    void aSecondRunOnTwoThreadsAddsItsCaseAndTargets() {
+        String both = ReportRenderer.render(List.of(RUN, RUN_2T), "quick run", "2-core test VM", "2026-12-03");
+        // the 1-thread rows are those of the 1-thread run alone
+        assertEquals(rowOf(report, "| 1 thread | Agrona"), rowOf(both, "| 1 thread | Agrona"));
+        // 4,014,080 / 4,096,000 = 0.98; 2,048,000 / 4,014,080 = 0.51 (1.96× slower)
+        assertEquals("| 2 threads | **idgen** | 4,014,080 ± 8,192 ops/s | 98.0 % ± 0.2 | 1 | (reference) | - |",
+                rowOf(both, "| 2 threads | **idgen**"));
+        assertEquals("| 2 threads | Agrona `SnowflakeIdGenerator` | 2,048,000 ± 20,480 ops/s | 50.0 % ± 0.5 | 0.51"
+                + " | 1.96× slower than ours | - |", rowOf(both, "| 2 threads | Agrona"));
+        assertTrue(rowOf(both, "| Snowflake saturated ≥ 97 % of ceiling, 2 threads").endsWith("| met |"), both);
+        assertTrue(rowOf(report, "| Snowflake saturated ≥ 97 % of ceiling, 2 threads").contains("not in this run"), report);
+    }
+
+    @Test
+    void runsWrittenWithTheThreadCountInTheMethodNameReadTheSame() {
+        String legacy = RUN.replace("Benchmark.ours\"", "Benchmark.ours_1t\"")
+                .replace("Benchmark.agrona\"", "Benchmark.agrona_1t\"")
+                .replace("Benchmark.jdkRandomUUID\"", "Benchmark.jdkRandomUUID_1t\"")
+                .replace("Benchmark.jug\"", "Benchmark.jug_1t\"");
+        assertTrue(legacy.contains("UuidV4Benchmark.jug_1t"), legacy);
+        assertEquals(report, ReportRenderer.render(legacy, "quick run", "2-core test VM", "2026-12-03"));
+    }
+
+    @Test
+    void mergedJsonHoldsBothRunsResultsAsOneArray() {
+        String merged = ReportRenderer.concatenate(List.of(RUN, "[]", RUN_2T));
+        assertEquals(8, BenchmarkResult.listFromJson(merged).size());
+        assertEquals(ReportRenderer.render(List.of(RUN, RUN_2T), "t", "m", "d"), ReportRenderer.render(merged, "t", "m", "d"));
+        assertEquals("[]\n", ReportRenderer.concatenate(List.of("[ ]")));
     }
 
     @Test
