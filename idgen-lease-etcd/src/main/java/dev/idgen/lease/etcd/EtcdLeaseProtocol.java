@@ -24,7 +24,9 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * The etcd side of a machine-id lease, apart from its timing: the keys, the claim, the keep-alive,
- * the mark and the release. Every call waits at most {@code timeoutMillis}.
+ * the mark and the release. A keep-alive and the mark it records wait at most {@code timeoutMillis}
+ * (a slower one would fence a healthy holder anyway); a claim, which opens no fence by itself and
+ * may be the client's first call (connecting), waits up to {@code claimTimeoutMillis}.
  *
  * <p>Keys under the namespace {@code ns}: {@code ns/id/<n>} holds the owner of id {@code n} and is
  * bound to that owner's etcd lease (it vanishes when the lease expires or is revoked);
@@ -42,15 +44,17 @@ final class EtcdLeaseProtocol {
     private final String owner;
     private final long ttlSeconds;
     private final long timeoutMillis;
+    private final long claimTimeoutMillis;
     private final InstantSource clock;
 
     EtcdLeaseProtocol(Client client, String namespace, String owner, long ttlSeconds, long timeoutMillis,
-            InstantSource clock) {
+            long claimTimeoutMillis, InstantSource clock) {
         this.client = client;
         this.namespace = namespace;
         this.owner = owner;
         this.ttlSeconds = ttlSeconds;
         this.timeoutMillis = timeoutMillis;
+        this.claimTimeoutMillis = claimTimeoutMillis;
         this.clock = clock;
     }
 
@@ -74,7 +78,7 @@ final class EtcdLeaseProtocol {
     Set<Long> heldIds() throws EtcdCallException {
         String prefix = namespace + "/id/";
         GetResponse r = await(client.getKVClient().get(bytes(prefix),
-                GetOption.builder().isPrefix(true).withKeysOnly(true).build()));
+                GetOption.builder().isPrefix(true).withKeysOnly(true).build()), claimTimeoutMillis);
         Set<Long> held = new HashSet<>();
         for (KeyValue kv : r.getKvs()) {
             String k = kv.getKey().toString(StandardCharsets.UTF_8);
@@ -93,7 +97,7 @@ final class EtcdLeaseProtocol {
      */
     Ack grant() throws EtcdCallException {
         long sent = clock.millis();
-        LeaseGrantResponse r = await(client.getLeaseClient().grant(ttlSeconds));
+        LeaseGrantResponse r = await(client.getLeaseClient().grant(ttlSeconds), claimTimeoutMillis);
         return new Ack(r.getID(), sent, r.getTTL(), Long.MIN_VALUE);
     }
 
@@ -109,7 +113,7 @@ final class EtcdLeaseProtocol {
                 .If(new Cmp(key, Cmp.Op.EQUAL, CmpTarget.createRevision(0)))
                 .Then(Op.put(key, bytes(owner), PutOption.builder().withLeaseId(leaseId).build()),
                         Op.get(markKey(id), GetOption.DEFAULT))
-                .commit());
+                .commit(), claimTimeoutMillis);
         if (!r.isSucceeded()) {
             return null;
         }
@@ -188,6 +192,10 @@ final class EtcdLeaseProtocol {
     }
 
     private <T> T await(CompletableFuture<T> f) throws EtcdCallException {
+        return await(f, timeoutMillis);
+    }
+
+    private static <T> T await(CompletableFuture<T> f, long timeoutMillis) throws EtcdCallException {
         try {
             return f.get(timeoutMillis, TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {

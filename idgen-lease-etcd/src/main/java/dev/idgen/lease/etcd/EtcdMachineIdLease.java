@@ -212,16 +212,22 @@ public final class EtcdMachineIdLease implements FencingLease, AutoCloseable {
         return ack.sentAtMillis() + ack.ttlSeconds() * 1000 - skew;
     }
 
-    /** A fresh claim: keep its expiry and mark, keep it alive once to open the fence. */
+    /**
+     * A fresh claim: keep its expiry and mark, keep it alive once to open the fence; once more when
+     * the grant was sent so long ago (a claim that lost races on lower ids, a cold connection) that
+     * the fence from it has passed already.
+     */
     private boolean takeClaim(Ack grant, long mark) throws EtcdCallException {
         leaseId = grant.leaseId();
         guard.claimed(expiryOf(grant), mark);
-        Ack ack = protocol.keepAlive(leaseId);
-        if (ack.ttlSeconds() <= 0) {
-            guard.lost("the etcd lease expired right after the claim");
-            return false;
+        for (int i = 0; i < 2 && !guard.isHeld(); i++) {
+            Ack ack = protocol.keepAlive(leaseId);
+            if (ack.ttlSeconds() <= 0) {
+                guard.lost("the etcd lease expired right after the claim");
+                return false;
+            }
+            confirm(ack);
         }
-        confirm(ack);
         return guard.isHeld();
     }
 
@@ -412,7 +418,7 @@ public final class EtcdMachineIdLease implements FencingLease, AutoCloseable {
             LeaseTimings timings = LeaseTimings.of(ttl, renewEvery, safetyMargin, maxClockSkew);
             EtcdLeaseProtocol protocol = new EtcdLeaseProtocol(client, namespace,
                     owner != null ? owner : LeaseGuard.defaultOwner(), timings.ttl().toSeconds(),
-                    callTimeoutMillis(timings), clock);
+                    callTimeoutMillis(timings), Math.max(callTimeoutMillis(timings), timings.ttl().toMillis()), clock);
             Ack grant;
             long id = -1;
             Long mark = null;
