@@ -37,7 +37,8 @@ class EtcdLeaseFaultTest {
             long refusedAt = maker.awaitRefusal(cut, 5_000);
             long refusedAfter = (refusedAt - cut) / 1_000_000;
             // the last keep-alive acknowledged before the kill was sent before it: refused within the bound
-            assertTrue(refusedAfter <= FENCE_AFTER_SEND_MILLIS + 100,
+            // + scheduling on a loaded machine
+            assertTrue(refusedAfter <= FENCE_AFTER_SEND_MILLIS + 300,
                     "refused " + refusedAfter + " ms after the server stopped, beyond " + FENCE_AFTER_SEND_MILLIS + " ms");
             EtcdCluster.sleep(Math.max(0, 4_000 - (System.nanoTime() - cut) / 1_000_000)); // down longer than the TTL
             long restart = System.nanoTime();
@@ -81,9 +82,12 @@ class EtcdLeaseFaultTest {
                         throw new AssertionError("another claimer got machine id " + other.machineId()
                                 + " while the holder kept it alive through the new leader");
                     } catch (MachineIdLeaseException e) {
+                        // a claim may also time out while the cluster elects; only "held" counts
                         assertTrue(e.getMessage().startsWith("Every machine id") || e.getMessage().contains("no answer"),
                                 e.getMessage());
-                        tries++;
+                        if (e.getMessage().startsWith("Every machine id")) {
+                            tries++;
+                        }
                     }
                     EtcdCluster.sleep(200);
                 }
