@@ -3,6 +3,8 @@ package dev.idgen.lease.etcd;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
 import io.etcd.jetcd.KeyValue;
+import io.etcd.jetcd.common.exception.ErrorCode;
+import io.etcd.jetcd.common.exception.EtcdException;
 import io.etcd.jetcd.kv.GetResponse;
 import io.etcd.jetcd.kv.TxnResponse;
 import io.etcd.jetcd.lease.LeaseGrantResponse;
@@ -12,6 +14,8 @@ import io.etcd.jetcd.op.CmpTarget;
 import io.etcd.jetcd.op.Op;
 import io.etcd.jetcd.options.GetOption;
 import io.etcd.jetcd.options.PutOption;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import java.nio.charset.StandardCharsets;
 import java.time.InstantSource;
 import java.util.HashSet;
@@ -129,8 +133,28 @@ final class EtcdLeaseProtocol {
      */
     Ack keepAlive(long leaseId) throws EtcdCallException {
         long sent = clock.millis();
-        LeaseKeepAliveResponse r = await(client.getLeaseClient().keepAliveOnce(leaseId));
-        return new Ack(leaseId, sent, r.getTTL(), Long.MIN_VALUE);
+        try {
+            LeaseKeepAliveResponse r = await(client.getLeaseClient().keepAliveOnce(leaseId));
+            return new Ack(leaseId, sent, r.getTTL(), Long.MIN_VALUE);
+        } catch (EtcdCallException e) {
+            if (leaseNotFound(e.getCause())) { // jetcd reports the server's TTL 0 as an error
+                return new Ack(leaseId, sent, 0, Long.MIN_VALUE);
+            }
+            throw e;
+        }
+    }
+
+    /** Whether {@code t} is etcd's answer that the lease does not exist (expired or revoked). */
+    private static boolean leaseNotFound(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof EtcdException ee && ee.getErrorCode() == ErrorCode.NOT_FOUND) {
+                return true;
+            }
+            if (c instanceof StatusRuntimeException se && se.getStatus().getCode() == Status.Code.NOT_FOUND) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

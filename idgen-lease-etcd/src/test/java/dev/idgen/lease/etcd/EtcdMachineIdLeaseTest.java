@@ -127,6 +127,26 @@ class EtcdMachineIdLeaseTest {
     }
 
     @Test
+    void anEtcdLeaseRevokedOnTheServerFencesAtOnceAndTheIdIsClaimedAgainAboveTheMark(TestInfo info) throws Exception {
+        EtcdMachineIdLease lease = EtcdLeaseBackend.timings(EtcdMachineIdLease.builder(client)).namespace(namespace(info))
+                .maxMachineId(0).background(false).acquire();
+        SnowflakeGenerator g = SnowflakeGenerator.builder().layout(LAYOUT).machineId(lease).build();
+        long before = 0;
+        for (int i = 0; i < 100; i++) {
+            before = g.nextLong();
+        }
+        long genMark = g.highWaterMark();
+        long old = lease.etcdLeaseId();
+        client.getLeaseClient().revoke(old).get(); // as an operator or a compaction of leases would
+        assertTrue(lease.renewNow(), lease.toString());
+        assertTrue(lease.etcdLeaseId() != old, "claimed again under a new etcd lease");
+        assertEquals(1, lease.losses());
+        assertTrue(lease.highWaterMark() >= genMark, "mark " + lease.highWaterMark() + " below " + genMark);
+        assertTrue(g.nextLong() > before);
+        lease.close();
+    }
+
+    @Test
     void aHolderWhoseKeepAlivesStopIsTakenOverAfterExpiryAboveItsRecordedMark(TestInfo info) {
         String ns = namespace(info);
         long ahead = 5_000; // the first holder's clock runs 5 s ahead: only the mark keeps the next one above it
