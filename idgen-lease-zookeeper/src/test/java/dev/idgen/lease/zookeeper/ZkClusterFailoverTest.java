@@ -28,6 +28,8 @@ import org.junit.jupiter.api.Timeout;
 class ZkClusterFailoverTest {
 
     private static final int SESSION_MS = 3000;
+    /** The test servers' tickTime, which the leases are told. */
+    private static final Duration TICK = Duration.ofMillis(200);
 
     private static void await(String what, Duration limit, BooleanSupplier condition) {
         long end = System.nanoTime() + limit.toNanos();
@@ -53,7 +55,7 @@ class ZkClusterFailoverTest {
             try (client) {
                 client.start();
                 assertTrue(client.blockUntilConnected(30, TimeUnit.SECONDS), "client connects to the ensemble");
-                ZkMachineIdLease lease = ZkMachineIdLease.builder(client).path("/ensemble").acquire();
+                ZkMachineIdLease lease = ZkMachineIdLease.builder(client).serverTickTime(TICK).path("/ensemble").acquire();
                 try (lease) {
                     SnowflakeGenerator ids = SnowflakeGenerator.builder().machineId(lease).build();
                     long last = ids.nextLong();

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.idgen.machine.MachineIdLeaseException;
 import dev.idgen.machine.MachineIdLostException;
 import dev.idgen.clock.ClockBackwardsPolicy;
 import dev.idgen.clock.ClockMovedBackwardsException;
@@ -43,6 +44,8 @@ import org.junit.jupiter.api.Timeout;
 class ZkMachineIdLeaseTest {
 
     private static final int SESSION_MS = 3000;
+    /** The test servers' tickTime, which the leases are told. */
+    private static final Duration TICK = Duration.ofMillis(200);
 
     private TestingServer server;
     private final List<AutoCloseable> cleanup = new ArrayList<>();
@@ -112,12 +115,12 @@ class ZkMachineIdLeaseTest {
     void twoClientsNeverHoldOneIdFreedIdsAreReusedAndAFullRangeIsAClearError() throws Exception {
         List<ZkMachineIdLease> leases = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            leases.add(track(ZkMachineIdLease.builder(client()).path("/ids").maxMachineId(2).owner("p" + i).acquire()));
+            leases.add(track(ZkMachineIdLease.builder(client()).serverTickTime(TICK).path("/ids").maxMachineId(2).owner("p" + i).acquire()));
         }
         assertEquals(List.of(0L, 1L, 2L), leases.stream().map(ZkMachineIdLease::machineId).toList());
         CuratorFramework late = client();
-        ZkMachineIdLeaseException full = assertThrows(ZkMachineIdLeaseException.class,
-                () -> ZkMachineIdLease.builder(late).path("/ids").maxMachineId(2).acquire());
+        MachineIdLeaseException full = assertThrows(MachineIdLeaseException.class,
+                () -> ZkMachineIdLease.builder(late).serverTickTime(TICK).path("/ids").maxMachineId(2).acquire());
         assertEquals("Every machine id 0..2 under /ids/leases is held by a live session; free one or widen the range",
                 full.getMessage());
 
@@ -126,7 +129,7 @@ class ZkMachineIdLeaseTest {
 
         leases.get(1).close();
         assertFalse(leases.get(1).isHeld());
-        ZkMachineIdLease again = track(ZkMachineIdLease.builder(late).path("/ids").maxMachineId(2).acquire());
+        ZkMachineIdLease again = track(ZkMachineIdLease.builder(late).serverTickTime(TICK).path("/ids").maxMachineId(2).acquire());
         assertEquals(1, again.machineId(), "the freed id is the lowest free one");
     }
 
@@ -153,8 +156,8 @@ class ZkMachineIdLeaseTest {
                     for (int r = 0; r < rounds; r++) {
                         ZkMachineIdLease lease;
                         try {
-                            lease = ZkMachineIdLease.builder(c).path("/churn").maxMachineId(3).owner(name).acquire();
-                        } catch (ZkMachineIdLeaseException e) {
+                            lease = ZkMachineIdLease.builder(c).serverTickTime(TICK).path("/churn").maxMachineId(3).owner(name).acquire();
+                        } catch (MachineIdLeaseException e) {
                             full.incrementAndGet();
                             continue;
                         }
@@ -189,7 +192,7 @@ class ZkMachineIdLeaseTest {
 
     @Test
     void serverStoppedRefusesWithinTheSessionTimeoutAndResumesWhenBack() throws Exception {
-        ZkMachineIdLease lease = track(ZkMachineIdLease.builder(client()).path("/outage").acquire());
+        ZkMachineIdLease lease = track(ZkMachineIdLease.builder(client()).serverTickTime(TICK).path("/outage").acquire());
         SnowflakeGenerator ids = SnowflakeGenerator.builder().machineId(lease).build();
         long last = ids.nextLong();
 
@@ -219,7 +222,7 @@ class ZkMachineIdLeaseTest {
         a.start();
         cleanup.add(a);
         assertTrue(a.blockUntilConnected(10, TimeUnit.SECONDS));
-        ZkMachineIdLease held = track(ZkMachineIdLease.builder(a).path("/partition").maxMachineId(0).acquire());
+        ZkMachineIdLease held = track(ZkMachineIdLease.builder(a).serverTickTime(TICK).path("/partition").maxMachineId(0).acquire());
         SnowflakeGenerator aIds = SnowflakeGenerator.builder().machineId(held).build();
         aIds.nextLong();
         CuratorFramework b = client();
@@ -233,9 +236,9 @@ class ZkMachineIdLeaseTest {
                 fencedAfter[0] = (System.nanoTime() - cut) / 1_000_000;
             }
             try {
-                taken[0] = ZkMachineIdLease.builder(b).path("/partition").maxMachineId(0).acquire();
+                taken[0] = ZkMachineIdLease.builder(b).serverTickTime(TICK).path("/partition").maxMachineId(0).acquire();
                 return true;
-            } catch (ZkMachineIdLeaseException e) {
+            } catch (MachineIdLeaseException e) {
                 return false;
             }
         });
@@ -257,7 +260,7 @@ class ZkMachineIdLeaseTest {
     @Test
     void anExpiredSessionLosesTheLeaseAndReacquiresItWithoutRepeatingAnId() throws Exception {
         CuratorFramework c = client();
-        ZkMachineIdLease lease = track(ZkMachineIdLease.builder(c).path("/expiry").maxMachineId(0)
+        ZkMachineIdLease lease = track(ZkMachineIdLease.builder(c).serverTickTime(TICK).path("/expiry").maxMachineId(0)
                 .retryEvery(Duration.ofMillis(100)).acquire());
         SnowflakeGenerator ids = SnowflakeGenerator.builder().machineId(lease).build();
         List<Long> made = new ArrayList<>();
@@ -287,10 +290,10 @@ class ZkMachineIdLeaseTest {
     @Test
     void aHighWaterMarkLeftByAHolderWhoseClockRanAheadIsRespected() throws Exception {
         TestClock ahead = new TestClock();
-        ahead.offset.set(2000);
-        ZkMachineIdLease a = track(ZkMachineIdLease.builder(client()).path("/mark").maxMachineId(0)
-                .maxClockSkew(Duration.ofSeconds(5)).clock(ahead).acquire());
-        assertTrue(a.clockSkew().toMillis() <= -1500, "A's clock is ahead: " + a.clockSkew());
+        ahead.offset.set(600);
+        ZkMachineIdLease a = track(ZkMachineIdLease.builder(client()).serverTickTime(TICK).path("/mark").maxMachineId(0)
+                .maxClockSkew(Duration.ofMillis(700)).clock(ahead).acquire());
+        assertTrue(a.clockSkew().toMillis() <= -500, "A's clock is ahead: " + a.clockSkew());
         SnowflakeGenerator aIds = SnowflakeGenerator.builder().machineId(a).clock(ahead).build();
         long aLast = 0;
         for (int i = 0; i < 1000; i++) {
@@ -300,7 +303,7 @@ class ZkMachineIdLeaseTest {
         a.close();
 
         TestClock bClock = new TestClock();
-        ZkMachineIdLease b = track(ZkMachineIdLease.builder(client()).path("/mark").maxMachineId(0)
+        ZkMachineIdLease b = track(ZkMachineIdLease.builder(client()).serverTickTime(TICK).path("/mark").maxMachineId(0)
                 .clock(bClock).acquire());
         assertEquals(0, b.machineId());
         assertEquals(aMark, b.highWaterMark(), "B reads the mark A recorded on release");
@@ -319,27 +322,29 @@ class ZkMachineIdLeaseTest {
         TestClock behind = new TestClock();
         behind.offset.set(-5000);
         CuratorFramework c = client();
-        ZkMachineIdLeaseException e = assertThrows(ZkMachineIdLeaseException.class,
-                () -> ZkMachineIdLease.builder(c).path("/skew").maxMachineId(0).clock(behind).acquire());
+        MachineIdLeaseException e = assertThrows(MachineIdLeaseException.class,
+                () -> ZkMachineIdLease.builder(c).serverTickTime(TICK).path("/skew").maxMachineId(0).clock(behind).acquire());
         assertTrue(e.getMessage().contains("ms from ZooKeeper's (node /skew/leases/0), beyond the allowed 1000 ms"),
                 e.getMessage());
-        ZkMachineIdLease ok = track(ZkMachineIdLease.builder(c).path("/skew").maxMachineId(0).acquire());
+        ZkMachineIdLease ok = track(ZkMachineIdLease.builder(c).serverTickTime(TICK).path("/skew").maxMachineId(0).acquire());
         assertEquals(0, ok.machineId());
 
         TestClock drifting = new TestClock();
         ok.close();
-        ZkMachineIdLease lease = track(ZkMachineIdLease.builder(c).path("/skew").maxMachineId(0).clock(drifting).acquire());
+        ZkMachineIdLease lease = track(ZkMachineIdLease.builder(c).serverTickTime(TICK).path("/skew").maxMachineId(0).clock(drifting).acquire());
         drifting.offset.set(4000);
         assertFalse(lease.recordMarkNow(), "fenced while the clock is 4 s off");
-        assertTrue(lease.toString().contains("ms from ZooKeeper's"), lease.toString());
+        assertTrue(lease.toString().contains("ms from the coordinator's"), lease.toString());
+        assertEquals(Instant.MIN, lease.fence(), "the fence is shut at once");
         drifting.offset.set(0);
-        assertTrue(lease.recordMarkNow(), "held again once the clocks agree");
+        // the next two contacts, a lag apart, open the fence again
+        await("held again once the clocks agree", Duration.ofSeconds(5), lease::isHeld);
     }
 
     @Test
     void aDeletedLeaseNodeFencesUntilItIsCreatedAgain() throws Exception {
         CuratorFramework c = client();
-        ZkMachineIdLease lease = track(ZkMachineIdLease.builder(c).path("/deleted").retryEvery(Duration.ofMillis(100))
+        ZkMachineIdLease lease = track(ZkMachineIdLease.builder(c).serverTickTime(TICK).path("/deleted").retryEvery(Duration.ofMillis(100))
                 .acquire());
         SnowflakeGenerator ids = SnowflakeGenerator.builder().machineId(lease).build();
         long last = ids.nextLong();

@@ -1,0 +1,474 @@
+package dev.idgen.lease.etcd;
+
+import dev.idgen.lease.etcd.EtcdLeaseProtocol.Ack;
+import dev.idgen.lease.etcd.EtcdLeaseProtocol.EtcdCallException;
+import dev.idgen.machine.MachineIdLeaseException;
+import dev.idgen.machine.spi.FencingLease;
+import dev.idgen.machine.spi.LeaseGuard;
+import dev.idgen.machine.spi.LeaseTimings;
+import dev.idgen.machine.spi.MachineIdUser;
+import io.etcd.jetcd.Client;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A machine id leased from etcd, for one generator.
+ *
+ * <pre>{@code
+ * Client etcd = Client.builder().endpoints("http://etcd-0:2379", "http://etcd-1:2379").build();
+ * EtcdMachineIdLease lease = EtcdMachineIdLease.builder(etcd)
+ *         .namespace("/idgen/orders")
+ *         .maxMachineId(SnowflakeLayout.TWITTER.maxMachineId())
+ *         .acquire();
+ * SnowflakeGenerator ids = SnowflakeGenerator.builder().machineId(lease).build();
+ * ...
+ * lease.close(); // records the high-water mark and revokes the etcd lease
+ * }</pre>
+ *
+ * <p><b>Claiming.</b> {@link Builder#acquire()} grants an etcd lease of the TTL and creates the key
+ * {@code <namespace>/id/<n>} of the lowest free id in a transaction that succeeds only if the key
+ * does not exist (create revision 0), bound to that etcd lease: the key vanishes when the lease is
+ * revoked or expires, and only then can another claimer create it.
+ *
+ * <p><b>Fencing by time, without a coordinator clock.</b> etcd expires a lease by its leader's
+ * elapsed time and shows no wall clock. An acknowledged grant or keep-alive sent at local time
+ * {@code t} proves the lease lives on the server until {@code t}'s real instant plus the TTL the
+ * answer reports. Another holder can then create the key no earlier, and its clock, at most
+ * {@code 2 x maxClockSkew} from ours, reads at least {@code t + ttl - 2 x maxClockSkew}. So the
+ * generator refuses every ID whose own time reaches {@code t + ttl - 2 x maxClockSkew - safetyMargin},
+ * from the older of the last two acknowledgements; it checks each ID after it took it, so the fence
+ * holds with no thread running. A leader change only extends leases. See
+ * {@code docs/lease-etcd.md}.
+ *
+ * <p><b>High-water mark.</b> Each renewal and the release raise {@code <namespace>/mark/<n>} to the
+ * generator's {@link MachineIdUser#highWaterMark()} (a compare on the key's mod revision, so it is
+ * never lowered); a new holder reads it in its claim transaction and its generator starts above it.
+ *
+ * <p><b>Clock skew.</b> etcd has no clock to compare with, so the lease cannot measure the skew: keep
+ * every holder's clock within {@link Builder#maxClockSkew(Duration)} of true time (NTP). The skew
+ * bound counts twice in the fence for that reason.
+ */
+public final class EtcdMachineIdLease implements FencingLease, AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(EtcdMachineIdLease.class);
+
+    private final EtcdLeaseProtocol protocol;
+    private final long machineId;
+    private final LeaseGuard guard;
+    private final Object lock = new Object();
+    /** The etcd lease the id key is bound to; changes only when the id is claimed again. */
+    private volatile long leaseId;
+    private ScheduledExecutorService renewer;
+
+    private EtcdMachineIdLease(EtcdLeaseProtocol protocol, LeaseTimings timings, InstantSource clock, long machineId,
+            long leaseId) {
+        this.protocol = protocol;
+        this.machineId = machineId;
+        this.leaseId = leaseId;
+        this.guard = new LeaseGuard("machine id " + machineId + " under etcd " + protocol.namespace(), timings, clock);
+    }
+
+    /**
+     * A builder for leases on {@code client}'s etcd cluster. The lease uses the client and never
+     * closes it.
+     *
+     * @param client the jetcd client
+     * @return a new builder
+     */
+    public static Builder builder(Client client) {
+        return new Builder(client);
+    }
+
+    @Override
+    public long machineId() {
+        return machineId;
+    }
+
+    /**
+     * Whether the id may be used now: the fence is open and the local clock is still before it. For
+     * health checks and logs; the generator checks each ID's own time against the fence.
+     */
+    @Override
+    public boolean isHeld() {
+        return guard.isHeld();
+    }
+
+    @Override
+    public long highWaterMark() {
+        return guard.highWaterMark();
+    }
+
+    @Override
+    public void attach(MachineIdUser generator) {
+        guard.attach(generator);
+    }
+
+    /** {@return the owner written in the id key: host, process id and a random suffix by default} */
+    public String owner() {
+        return protocol.owner();
+    }
+
+    /** {@return the id of the etcd lease the machine id's key is bound to} */
+    public long etcdLeaseId() {
+        return leaseId;
+    }
+
+    /**
+     * {@return the fence in force: the generator returns no ID whose time reaches it;
+     * {@link Instant#MIN} while fenced}
+     */
+    public Instant fence() {
+        long f = guard.fenceMillis();
+        return f == Long.MIN_VALUE ? Instant.MIN : Instant.ofEpochMilli(f);
+    }
+
+    /** {@return how many times this lease was fenced other than by {@link #close()}, for metrics} */
+    public long losses() {
+        return guard.losses();
+    }
+
+    /** {@return the timings, with the defaults filled in} */
+    public LeaseTimings timings() {
+        return guard.timings();
+    }
+
+    /**
+     * Renews now, off schedule: keeps the etcd lease alive once and records the generator's mark. A
+     * lease whose etcd lease expired claims the same id again if it is still free.
+     *
+     * @return whether the lease is held afterwards
+     */
+    public boolean renewNow() {
+        synchronized (lock) {
+            if (guard.isReleased()) {
+                return false;
+            }
+            try {
+                Ack ack = protocol.keepAlive(leaseId);
+                if (ack.ttlSeconds() <= 0) {
+                    guard.lost("the etcd lease " + Long.toHexString(leaseId) + " of machine id " + machineId
+                            + " expired on the server");
+                    return reclaim();
+                }
+                confirm(ack);
+            } catch (EtcdCallException e) {
+                LOG.warn("Keeping machine id {} under etcd {} alive failed (the fence stays where the last"
+                        + " acknowledgements put it): {}", machineId, protocol.namespace(), e.getMessage());
+            }
+            return guard.isHeld();
+        }
+    }
+
+    /**
+     * Fences the generator, records its high-water mark and revokes the etcd lease, which frees the
+     * id at once. An ID whose (tick, sequence) a thread took before the fence shut is in the recorded
+     * mark; any later call is refused. A failed release only leaves the id to expire.
+     */
+    @Override
+    public void close() {
+        long mark;
+        synchronized (lock) {
+            if (guard.isReleased()) {
+                return;
+            }
+            mark = guard.release(); // fence first, then read the mark: nothing slips between
+        }
+        if (renewer != null) {
+            renewer.shutdownNow();
+        }
+        try {
+            boolean ours = protocol.release(machineId, leaseId, mark);
+            LOG.info("Released machine id {} under etcd {} (high-water mark {}{})", machineId, protocol.namespace(),
+                    mark, ours ? "" : "; the key was no longer ours");
+        } catch (EtcdCallException e) {
+            LOG.warn("Releasing machine id {} under etcd {} failed; it frees itself when the etcd lease expires: {}",
+                    machineId, protocol.namespace(), e.getMessage());
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "etcd lease on machine id " + machineId + " under " + protocol.namespace() + " by " + protocol.owner()
+                + ", etcd lease " + Long.toHexString(leaseId) + ", " + guard.state();
+    }
+
+    /**
+     * The expiry to give the guard for an acknowledgement sent at local time {@code t} with TTL
+     * {@code ttl}: {@code t + ttl - maxClockSkew}. The guard fences {@code maxClockSkew + safetyMargin}
+     * before it, at {@code t + ttl - 2 x maxClockSkew - safetyMargin}: in the holder's own time,
+     * because the proof is a duration on the server (its leader's elapsed time) started after
+     * {@code t}, and the next holder's clock may trail ours by twice the bound.
+     */
+    private long expiryOf(Ack ack) {
+        long skew = guard.timings().maxClockSkew().toMillis();
+        return ack.sentAtMillis() + ack.ttlSeconds() * 1000 - skew;
+    }
+
+    /**
+     * A fresh claim: keep its expiry and mark, keep it alive once to open the fence; once more when
+     * the grant was sent so long ago (a claim that lost races on lower ids, a cold connection) that
+     * the fence from it has passed already.
+     */
+    private boolean takeClaim(Ack grant, long mark) throws EtcdCallException {
+        leaseId = grant.leaseId();
+        guard.claimed(expiryOf(grant), mark);
+        for (int i = 0; i < 2 && !guard.isHeld(); i++) {
+            Ack ack = protocol.keepAlive(leaseId);
+            if (ack.ttlSeconds() <= 0) {
+                guard.lost("the etcd lease expired right after the claim");
+                return false;
+            }
+            confirm(ack);
+        }
+        return guard.isHeld();
+    }
+
+    /** A keep-alive was acknowledged: record the mark (checking the key is ours), then move the fence. */
+    private void confirm(Ack ack) throws EtcdCallException {
+        Long recorded = protocol.recordMark(machineId, leaseId, guard.markToRecord());
+        if (recorded == null) {
+            guard.lost("the key of machine id " + machineId + " is no longer bound to our etcd lease");
+            return;
+        }
+        guard.acknowledged(expiryOf(ack), recorded);
+    }
+
+    /** Our etcd lease is gone: claim the same id again under a new one if nobody took it. */
+    private boolean reclaim() throws EtcdCallException {
+        Ack grant = protocol.grant();
+        Long mark = protocol.claim(machineId, grant.leaseId());
+        if (mark == null) {
+            protocol.revokeQuietly(grant.leaseId());
+            return false;
+        }
+        LOG.info("Claimed machine id {} under etcd {} again (etcd lease {}, high-water mark {})", machineId,
+                protocol.namespace(), Long.toHexString(grant.leaseId()), mark);
+        return takeClaim(grant, mark);
+    }
+
+    private void startBackground(Duration renewEvery) {
+        String name = "idgen-lease-etcd-" + machineId + "-renew";
+        renewer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        });
+        long every = renewEvery.toNanos();
+        renewer.scheduleWithFixedDelay(this::renewQuietly, every, every, TimeUnit.NANOSECONDS);
+    }
+
+    private void renewQuietly() {
+        try {
+            renewNow();
+        } catch (RuntimeException e) {
+            LOG.warn("Renewal of machine id {} under etcd {} failed", machineId, protocol.namespace(), e);
+        }
+    }
+
+    /**
+     * Configures and acquires an {@link EtcdMachineIdLease}. Holds configuration only. Not
+     * thread-safe.
+     */
+    public static final class Builder {
+        private final Client client;
+        private String namespace = "/idgen/machine-ids";
+        private long maxMachineId = 1023;
+        private Duration ttl = Duration.ofSeconds(30);
+        private Duration renewEvery;
+        private Duration safetyMargin;
+        private Duration maxClockSkew;
+        private InstantSource clock = InstantSource.system();
+        private boolean background = true;
+        private String owner;
+
+        private Builder(Client client) {
+            this.client = Objects.requireNonNull(client, "client");
+        }
+
+        /**
+         * @param namespace the key prefix of this id space, without a trailing {@code /}; default
+         *     {@code /idgen/machine-ids}. Generators that must not share ids share a namespace.
+         * @return this builder
+         */
+        public Builder namespace(String namespace) {
+            Objects.requireNonNull(namespace, "namespace");
+            if (namespace.isEmpty() || namespace.endsWith("/") || namespace.chars().anyMatch(c -> c < 0x21 || c > 0x7e)) {
+                throw new IllegalArgumentException("namespace \"" + namespace.replaceAll("\\p{Cntrl}", "?")
+                        + "\" must be printable ASCII without spaces, not empty, and not end with /");
+            }
+            this.namespace = namespace;
+            return this;
+        }
+
+        /**
+         * @param maxMachineId the largest id to claim, e.g. {@code layout.maxMachineId()}; default 1023
+         * @return this builder
+         */
+        public Builder maxMachineId(long maxMachineId) {
+            if (maxMachineId < 0 || maxMachineId > Integer.MAX_VALUE) {
+                throw new IllegalArgumentException("maxMachineId " + maxMachineId + " is outside 0.." + Integer.MAX_VALUE);
+            }
+            this.maxMachineId = maxMachineId;
+            return this;
+        }
+
+        /**
+         * @param ttl the etcd lease TTL, whole seconds (etcd grants seconds); default 30 s. The server
+         *     may grant more (its minimum is 1.5 election timeouts, rounded up), never less; the fence
+         *     uses what it reports. See {@link LeaseTimings} for what it must exceed.
+         * @return this builder
+         */
+        public Builder ttl(Duration ttl) {
+            Objects.requireNonNull(ttl, "ttl");
+            if (ttl.toMillis() % 1000 != 0 || ttl.toNanos() % 1_000_000 != 0 || ttl.toSeconds() < 1) {
+                throw new IllegalArgumentException("etcd lease ttl " + ttl.toMillis()
+                        + " ms must be a whole number of seconds, at least 1 s (etcd grants leases in seconds)");
+            }
+            this.ttl = ttl;
+            return this;
+        }
+
+        /**
+         * @param renewEvery the pause between keep-alives; default a fifth of the TTL
+         * @return this builder
+         */
+        public Builder renewEvery(Duration renewEvery) {
+            this.renewEvery = Objects.requireNonNull(renewEvery, "renewEvery");
+            return this;
+        }
+
+        /**
+         * @param margin how far before {@code sent + ttl - 2 x maxClockSkew} the fence stands, for the
+         *     rate difference between the etcd leader's elapsed time and the local clock over one TTL;
+         *     default a tenth of the TTL
+         * @return this builder
+         */
+        public Builder safetyMargin(Duration margin) {
+            this.safetyMargin = Objects.requireNonNull(margin, "margin");
+            return this;
+        }
+
+        /**
+         * @param max the largest difference between any holder's clock and true time (etcd has no
+         *     clock to measure it against: keep the holders on NTP); default
+         *     {@link LeaseTimings#DEFAULT_MAX_CLOCK_SKEW} (1 s). Every holder of one namespace should
+         *     use the same bound and margin.
+         * @return this builder
+         */
+        public Builder maxClockSkew(Duration max) {
+            this.maxClockSkew = Objects.requireNonNull(max, "max");
+            return this;
+        }
+
+        /**
+         * @param clock the local wall clock that times the keep-alives: the generator's clock; default
+         *     the system clock
+         * @return this builder
+         */
+        public Builder clock(InstantSource clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /**
+         * @param owner the holder's name written in the id key; default host, process id and a random
+         *     suffix ({@link LeaseGuard#defaultOwner()})
+         * @return this builder
+         */
+        public Builder owner(String owner) {
+            Objects.requireNonNull(owner, "owner");
+            if (owner.isBlank() || owner.length() > 255) {
+                throw new IllegalArgumentException("owner must be 1 to 255 characters, not blank");
+            }
+            this.owner = owner;
+            return this;
+        }
+
+        /**
+         * Whether the lease keeps itself alive on a thread of its own. Without it the caller renews
+         * ({@link EtcdMachineIdLease#renewNow()}); for tests. The fence never needs a thread.
+         *
+         * @param background default {@code true}
+         * @return this builder
+         */
+        Builder background(boolean background) {
+            this.background = background;
+            return this;
+        }
+
+        /**
+         * Claims the lowest free machine id, keeps it alive once (a claim's own grant opens no
+         * fence) and returns the lease, renewing in the background.
+         *
+         * @return the lease, held
+         * @throws MachineIdLeaseException if every id is held, or etcd is unreachable or too slow for
+         *     the timings
+         * @throws IllegalArgumentException naming the numbers, if the timings do not fit
+         *     ({@link LeaseTimings})
+         */
+        public EtcdMachineIdLease acquire() {
+            LeaseTimings timings = LeaseTimings.of(ttl, renewEvery, safetyMargin, maxClockSkew);
+            EtcdLeaseProtocol protocol = new EtcdLeaseProtocol(client, namespace,
+                    owner != null ? owner : LeaseGuard.defaultOwner(), timings.ttl().toSeconds(),
+                    callTimeoutMillis(timings), Math.max(callTimeoutMillis(timings), timings.ttl().toMillis()), clock);
+            Ack grant;
+            long id = -1;
+            Long mark = null;
+            try {
+                grant = protocol.grant();
+                Set<Long> held = protocol.heldIds();
+                for (long i = 0; i <= maxMachineId && mark == null; i++) {
+                    if (!held.contains(i)) {
+                        mark = protocol.claim(i, grant.leaseId()); // null: another claimer was faster
+                        id = i;
+                    }
+                }
+                if (mark == null) {
+                    protocol.revokeQuietly(grant.leaseId());
+                    throw new MachineIdLeaseException("Every machine id 0.." + maxMachineId + " under etcd "
+                            + namespace + " is held by a live lease; raise maxMachineId (up to the layout's"
+                            + " maxMachineId()) or use a layout with more machine-id bits");
+                }
+            } catch (EtcdCallException e) {
+                throw new MachineIdLeaseException("Could not claim a machine id under etcd " + namespace + ": "
+                        + e.getMessage(), e);
+            }
+            EtcdMachineIdLease lease = new EtcdMachineIdLease(protocol, timings, clock, id, grant.leaseId());
+            boolean held;
+            try {
+                held = lease.takeClaim(grant, mark);
+            } catch (EtcdCallException e) {
+                lease.close();
+                throw new MachineIdLeaseException("Claimed machine id " + id + " under etcd " + namespace
+                        + " but could not confirm it: " + e.getMessage(), e);
+            }
+            if (!held) {
+                String why = lease.guard.state();
+                lease.close();
+                throw new MachineIdLeaseException("Could not hold machine id " + id + " under etcd " + namespace
+                        + ": " + why + "; etcd answered too slowly for the timings (headroom "
+                        + timings.headroom().toMillis() + " ms)");
+            }
+            LOG.info("Claimed machine id {} under etcd {} (etcd lease {}, ttl {} s, high-water mark {}, fence {})", id,
+                    namespace, Long.toHexString(grant.leaseId()), grant.ttlSeconds(), lease.highWaterMark(),
+                    lease.fence());
+            if (background) {
+                lease.startBackground(timings.renewEvery());
+            }
+            return lease;
+        }
+
+        /** A call slower than a third of the headroom would fence a healthy holder anyway. */
+        private static long callTimeoutMillis(LeaseTimings t) {
+            return Math.max(100, t.headroom().toMillis() / 3);
+        }
+    }
+}
