@@ -1,8 +1,8 @@
 package dev.idgen.spring.boot;
 
 import dev.idgen.lease.zookeeper.ZkMachineIdLease;
-import dev.idgen.lease.zookeeper.ZkMachineIdLeaseException;
 import dev.idgen.machine.MachineIdLease;
+import dev.idgen.machine.MachineIdLeaseException;
 import dev.idgen.snowflake.SnowflakeLayout;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
@@ -44,7 +44,7 @@ final class ZooKeeperLeases {
         try {
             // closed (released) by Spring at shutdown, before the client it uses
             return ZkMachineIdLease.builder(client).path(p.getPath()).maxMachineId(layout.maxMachineId()).acquire();
-        } catch (ZkMachineIdLeaseException | IllegalArgumentException e) {
+        } catch (MachineIdLeaseException | IllegalArgumentException e) {
             throw new IdgenConfigurationException("idgen.machine-id.source=zookeeper: no machine id could be claimed"
                     + " under " + p.getPath() + ": " + e.getMessage(), e);
         }
