@@ -1,5 +1,6 @@
 package dev.idgen.lease.etcd;
 
+import dev.idgen.testkit.lease.BlackholeProxy;
 import dev.idgen.machine.MachineIdLeaseException;
 import dev.idgen.machine.spi.FencingLease;
 import dev.idgen.testkit.lease.LeaseBackend;

@@ -49,7 +49,7 @@ class ProcessPauseTest {
         try {
             JdbcLeaseBackend.timings(JdbcMachineIdLease.builder(ds)).table(table).createTableNow();
             String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
-            child = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+            child = new ProcessBuilder(java, "-cp", childClassPath(),
                     PausedHolderChild.class.getName(), table, out.toString())
                     .redirectError(ProcessBuilder.Redirect.INHERIT).start();
             BlockingQueue<String> lines = new LinkedBlockingQueue<>();
@@ -159,5 +159,15 @@ class ProcessPauseTest {
             throw new IOException("short file", e);
         }
         return ids;
+    }
+
+    /**
+     * The test's own classes and dependencies as a plain class path for the child JVM: surefire puts
+     * this module (it has a module-info) and idgen-core on the module path, the rest on the class path.
+     */
+    private static String childClassPath() {
+        String modules = System.getProperty("jdk.module.path", "");
+        String classes = System.getProperty("java.class.path", "");
+        return modules.isEmpty() ? classes : modules + java.io.File.pathSeparator + classes;
     }
 }

@@ -1,5 +1,6 @@
 package dev.idgen.lease.redis;
 
+import dev.idgen.testkit.lease.BlackholeProxy;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -129,7 +130,7 @@ class RedisLeaseFaultTest {
 
                     @Override
                     public void cutOff() {
-                        proxy.partition();
+                        proxy.partition(true);
                     }
 
                     @Override

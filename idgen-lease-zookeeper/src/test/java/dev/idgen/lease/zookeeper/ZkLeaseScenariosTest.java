@@ -1,5 +1,6 @@
 package dev.idgen.lease.zookeeper;
 
+import dev.idgen.testkit.lease.BlackholeProxy;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idgen.machine.MachineIdLeaseException;

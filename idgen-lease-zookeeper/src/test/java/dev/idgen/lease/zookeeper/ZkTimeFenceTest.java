@@ -1,5 +1,6 @@
 package dev.idgen.lease.zookeeper;
 
+import dev.idgen.testkit.lease.BlackholeProxy;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;

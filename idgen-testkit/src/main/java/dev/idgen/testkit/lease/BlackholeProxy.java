@@ -1,4 +1,4 @@
-package dev.idgen.lease.etcd;
+package dev.idgen.testkit.lease;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -10,27 +10,41 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * A TCP forwarder that can drop every byte while keeping its sockets open: a network partition as
- * the client sees it (no reset, no FIN, just silence), which a stopped server cannot imitate.
+ * A loopback TCP forwarder that can drop every byte while keeping its sockets open: a network
+ * partition as the client sees it (no reset, no FIN, its writes succeed and no answer comes), which
+ * a stopped server cannot imitate. Point a lease's client at {@link #port()} to cut it off from its
+ * coordinator with {@link #partition(boolean)}.
  */
-final class BlackholeProxy implements AutoCloseable {
+public final class BlackholeProxy implements AutoCloseable {
 
     private final ServerSocket listener;
     private final int targetPort;
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
     private volatile boolean blackhole;
 
-    BlackholeProxy(int targetPort) throws IOException {
+    /**
+     * Starts forwarding connections to a loopback port.
+     *
+     * @param targetPort the server's port on the loopback address
+     * @throws IOException if no listening socket can be opened
+     */
+    public BlackholeProxy(int targetPort) throws IOException {
         this.targetPort = targetPort;
         this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         daemon(this::acceptLoop, "proxy-accept");
     }
 
-    int port() {
+    /** {@return the loopback port clients connect to} */
+    public int port() {
         return listener.getLocalPort();
     }
 
-    void partition(boolean on) {
+    /**
+     * Starts or ends the partition: while on, bytes read from either side are dropped.
+     *
+     * @param on whether to drop everything
+     */
+    public void partition(boolean on) {
         blackhole = on;
     }
 
@@ -81,6 +95,7 @@ final class BlackholeProxy implements AutoCloseable {
         }
     }
 
+    /** Stops listening and closes every forwarded connection. */
     @Override
     public void close() throws IOException {
         listener.close();
