@@ -4,6 +4,7 @@ import dev.idgen.clock.ClockBackwardsPolicy;
 import dev.idgen.snowflake.SnowflakeGenerator;
 import dev.idgen.snowflake.SnowflakeLayout;
 import dev.idgen.testkit.index.KeyType;
+import dev.idgen.random.RandomSource;
 import dev.idgen.uuid.UuidV4Generator;
 import dev.idgen.uuid.UuidV7Generator;
 import java.time.Duration;
@@ -103,7 +104,7 @@ public enum RealKey {
      * @param writer the writer, 0 to writers - 1 (its machine id is writer + 1)
      * @param clock the clock
      * @param shared state the writers of one run share (the block counter)
-     * @param seed the seed of this writer's random bits for the arithmetic layouts
+     * @param seed the seed of this writer's random bits (UUIDv4 and the arithmetic layouts)
      * @return the maker; not thread-safe
      */
     Maker maker(int writer, InstantSource clock, AtomicLong shared, long seed) {
@@ -116,7 +117,8 @@ public enum RealKey {
             };
             case SNOWFLAKE, SNOWFLAKE_SEQ_MACHINE, SNOWFLAKE_MACHINE_FIRST -> snowflake(writer, clock);
             case UUID_V7 -> uuid(UuidV7Generator.builder().clock(clock).build()::next);
-            case UUID_V4, UUID_V4_TEXT -> uuid(UuidV4Generator.builder().build()::next);
+            // seeded like the other random layouts, so a run (and the model beside it) can be repeated
+            case UUID_V4, UUID_V4_TEXT -> uuid(UuidV4Generator.builder().randomness(RandomSource.seeded(seed)).build()::next);
             case UUID_V7_SUBMILLI -> subMilli(clock, seed);
             case BLOCKS -> new Maker() {
                 private long next;
