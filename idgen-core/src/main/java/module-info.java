@@ -14,7 +14,7 @@
  *   <li>{@link dev.idgen.random} - the randomness UUID generators draw from: a striped CSPRNG
  *       keystream by default;</li>
  *   <li>{@link dev.idgen.text} - IDs as text: Crockford base32 codecs, and how messages quote bad input;</li>
- *   <li>{@link dev.idgen.ulid} - ULIDs: the strict text codec;</li>
+ *   <li>{@link dev.idgen.ulid} - ULIDs: the monotonic generator and the strict text codec;</li>
  *   <li>{@link dev.idgen.decode} - one decoder for people debugging: any ID written as text.</li>
  * </ul>
  *

@@ -1,6 +1,7 @@
 package dev.idgen;
 
 import dev.idgen.snowflake.SnowflakeGenerator;
+import dev.idgen.ulid.UlidGenerator;
 import dev.idgen.uuid.UuidV4Generator;
 import dev.idgen.uuid.UuidV7Generator;
 
@@ -50,5 +51,16 @@ public final class IdGenerators {
      */
     public static UuidV4Generator uuidV4() {
         return UuidV4Generator.builder().build();
+    }
+
+    /**
+     * A monotonic ULID generator: the system clock, {@link dev.idgen.random.RandomSource#secure()}
+     * randomness, and {@code runAhead(10 s)} for counter rollovers and clock step backs (see
+     * {@link UlidGenerator}). Write its ULIDs as text with {@link dev.idgen.ulid.Ulids#toString(java.util.UUID)}.
+     *
+     * @return a new generator
+     */
+    public static UlidGenerator ulid() {
+        return UlidGenerator.builder().build();
     }
 }

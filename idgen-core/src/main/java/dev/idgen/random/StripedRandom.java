@@ -4,6 +4,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.security.SecureRandom;
+import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
@@ -143,6 +144,25 @@ final class StripedRandom implements RandomSource {
             s.release();
         }
         return then.apply(first, second);
+    }
+
+    /** How many values one stripe acquisition gives {@link #nextLongs}: others wait a bounded time. */
+    private static final int LONGS_PER_ACQUIRE = 64;
+
+    @Override
+    public void nextLongs(long[] out, int from, int to) {
+        Objects.checkFromToIndex(from, to, out.length);
+        for (int i = from; i < to;) {
+            int end = Math.min(to, i + LONGS_PER_ACQUIRE);
+            Stripe s = acquire();
+            try {
+                for (; i < end; i++) {
+                    out[i] = s.take();
+                }
+            } finally {
+                s.release();
+            }
+        }
     }
 
     /**

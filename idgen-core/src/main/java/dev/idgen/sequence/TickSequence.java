@@ -23,11 +23,12 @@ import org.slf4j.LoggerFactory;
  * numbers the loop needs) and the clock; see {@link #builder(TickSpace, InstantSource)}.
  *
  * <p><b>Invariant.</b> Every successful CAS stores a value strictly greater than the one it
- * replaced, and each value returned by {@link #next()} is the value stored by that call's own
- * successful CAS. So no two calls return the same value, and if call A returns before call B
+ * replaced, and the values a call returns (one from {@link #next()}, a block from
+ * {@link #nextBlock(int)}) lie above the value its own successful CAS replaced, up to and
+ * including the one it stored. So no two calls return the same value, and if call A returns before call B
  * starts, A's value is smaller. Callers map the value to an ID by a function that is strictly
- * increasing in (tick, counter), which carries both promises over to the IDs. Only {@link #next()}
- * and {@link #skipThrough(long)} write the state; the latter keeps the same rule (it stores only a
+ * increasing in (tick, counter), which carries both promises over to the IDs. Only {@link #next()},
+ * {@link #nextBlock(int)} and {@link #skipThrough(long)} write the state; the latter keeps the same rule (it stores only a
  * greater value) and returns nothing, so it can only take values away from those {@code next()}
  * may still return, never hand one out twice. The one exception is opt-in and not for Snowflake:
  * {@link Builder#rebaseBeyondBound(boolean)} (see there).
@@ -144,16 +145,59 @@ public final class TickSequence extends TickSequenceRightPad {
      *     for the clock reached its bound, or the thread is interrupted while waiting for the clock
      */
     public long next() {
+        return take(1);
+    }
+
+    /**
+     * Takes a block of up to {@code n} consecutive values of one tick: one clock read and one CAS
+     * when the current tick has counters left. The block is
+     * {@code first .. first + blockSize(first, n) - 1}: all {@code n} values, or as many as the
+     * tick still holds (at least one). To take more, call again: the next block starts in a later
+     * tick, reached exactly as {@link #next()} reaches it when a tick's counter runs out (a wait for
+     * the clock, or a run ahead, as the policy says).
+     *
+     * @param n how many values are wanted, 1 or more
+     * @return the first value of the block, greater than every value returned before; every value
+     *     of the block is this call's alone
+     * @throws IllegalArgumentException if {@code n} is less than 1
+     * @throws ClockMovedBackwardsException as {@link #next()}
+     * @throws IllegalStateException as {@link #next()}
+     */
+    public long nextBlock(int n) {
+        if (n < 1) {
+            throw new IllegalArgumentException("block size " + n + " is outside the allowed range 1.." + Integer.MAX_VALUE);
+        }
+        return take(n);
+    }
+
+    /**
+     * The size of a block that {@link #nextBlock(int)} returned: the values it took are
+     * {@code first} and the {@code blockSize - 1} after it, all in {@code first}'s tick.
+     *
+     * @param first what {@code nextBlock(n)} returned
+     * @param n the {@code n} it was called with
+     * @return {@code 1..n}
+     */
+    public int blockSize(long first, int n) {
+        return (int) Math.min(n, counterMask - (first & counterMask) + 1);
+    }
+
+    /**
+     * The one loop behind {@link #next()} and {@link #nextBlock(int)}: the first value is chosen as
+     * for a single value, then the CAS stores the block's last value, so the whole block
+     * {@code (prev, stored]} belongs to this call.
+     */
+    private long take(long n) {
         final long reading = currentTick();
         long now = reading;
         for (;;) {
             final long prev = state;
             final long last = prev >> counterBits;
-            long next;
+            long first;
             if (now > last) {
-                next = now << counterBits | counterStart.draw();
+                first = now << counterBits | counterStart.draw();
             } else if (now == last && (prev & counterMask) != counterMask) {
-                next = prev + 1;
+                first = prev + 1;
             } else {
                 now = slowTick(last, (prev & counterMask) == counterMask);
                 if (now >= 0) {
@@ -161,26 +205,32 @@ public final class TickSequence extends TickSequenceRightPad {
                 }
                 // re-base (opted into, never for Snowflake): store a smaller value, once
                 now = ~now;
-                next = now << counterBits | counterStart.draw();
-                if (STATE.compareAndSet(this, prev, next)) {
+                first = now << counterBits | counterStart.draw();
+                if (STATE.compareAndSet(this, prev, blockEnd(first, n))) {
                     log.warn("Clock is further behind the last tick used ({}) than policy {} allows; re-basing:"
                             + " carrying on from the clock at {}, below earlier values",
                             Instant.ofEpochMilli(space.startMillis(last)), policy,
                             Instant.ofEpochMilli(space.startMillis(now)));
-                    return next;
+                    return first;
                 }
                 continue;
             }
-            if (STATE.compareAndSet(this, prev, next)) {
+            // the block never leaves first's tick: its end is at most the tick's last counter
+            if (STATE.compareAndSet(this, prev, blockEnd(first, n))) {
                 if (now > last && now == reading && stepBackLogged) {
                     // the clock itself has passed the last tick: a step back is over
                     stepBackLogged = false;
                 }
-                return next;
+                return first;
             }
             // Lost the race: another call advanced the state, possibly to a tick read after ours;
             // the loop re-reads the state, and slowTick() re-reads the clock before judging.
         }
+    }
+
+    /** The last value of a block of up to {@code n} from {@code first}, inside first's tick. */
+    private long blockEnd(long first, long n) {
+        return first + Math.min(n - 1, counterMask - (first & counterMask));
     }
 
     /**

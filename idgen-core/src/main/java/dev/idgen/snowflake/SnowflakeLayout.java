@@ -339,6 +339,33 @@ public final class SnowflakeLayout {
     }
 
     /**
+     * The smallest ID of the tick that contains an instant: its timestamp, every other field 0.
+     * With {@link #lastIdAt(Instant)}, for range queries
+     * ({@code WHERE id BETWEEN firstIdAt(from) AND lastIdAt(to)}): every ID this layout makes in
+     * that tick, from any machine, lies between the two, in every field order (the timestamp is
+     * always the top field).
+     *
+     * @param instant an instant from the epoch to {@link #lastInstant()}
+     * @return the smallest ID of that tick, never negative
+     * @throws IllegalArgumentException if the instant is outside the layout
+     */
+    public long firstIdAt(Instant instant) {
+        return timestampOf(instant) << timestampShift();
+    }
+
+    /**
+     * The largest ID of the tick that contains an instant: its timestamp, every other bit 1. See
+     * {@link #firstIdAt(Instant)}.
+     *
+     * @param instant an instant from the epoch to {@link #lastInstant()}
+     * @return the largest ID of that tick, never negative
+     * @throws IllegalArgumentException if the instant is outside the layout
+     */
+    public long lastIdAt(Instant instant) {
+        return timestampOf(instant) << timestampShift() | ((1L << timestampShift()) - 1);
+    }
+
+    /**
      * Takes an ID apart. In a 64-bit layout a negative ID is read as unsigned, its sign bit the top
      * bit of the timestamp, as Discord documents its 42-bit timestamps.
      *

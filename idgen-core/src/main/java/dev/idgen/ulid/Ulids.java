@@ -23,6 +23,9 @@ public final class Ulids {
     /** The largest ULID as text, 2^128 - 1 (time 2^48 - 1 ms, year 10889). */
     public static final String MAX_TEXT = "7ZZZZZZZZZZZZZZZZZZZZZZZZZ";
 
+    /** The last instant a ULID's 48-bit timestamp holds. */
+    private static final Instant LAST = Instant.ofEpochMilli((1L << 48) - 1).plusNanos(999_999);
+
     private static final String FORM = "26 Crockford base32 characters (0-9, A-Z without U; I and L read as 1,"
             + " O as 0; any case), at most " + MAX_TEXT;
 
@@ -55,6 +58,41 @@ public final class Ulids {
      */
     public static String toString(UUID ulid) {
         return Crockford.toString(ulid);
+    }
+
+    /**
+     * The smallest ULID of an instant's millisecond: its timestamp, then 80 zero bits. With
+     * {@link #max(Instant)}, for range queries on a column of ULIDs
+     * ({@code WHERE id BETWEEN min(from) AND max(to)}), as bytes or as text.
+     *
+     * @param instant an instant from 1970-01-01T00:00:00Z to the last of 2^48 - 1 ms; its
+     *     sub-millisecond part is dropped
+     * @return the smallest ULID of that millisecond
+     * @throws IllegalArgumentException if the instant is outside that range
+     */
+    public static UUID min(Instant instant) {
+        return new UUID(millis(instant) << 16, 0L);
+    }
+
+    /**
+     * The largest ULID of an instant's millisecond: its timestamp, then 80 one bits. See
+     * {@link #min(Instant)}.
+     *
+     * @param instant as for {@link #min(Instant)}
+     * @return the largest ULID of that millisecond
+     * @throws IllegalArgumentException if the instant is outside the range
+     */
+    public static UUID max(Instant instant) {
+        return new UUID(millis(instant) << 16 | 0xFFFFL, -1L);
+    }
+
+    private static long millis(Instant instant) {
+        Objects.requireNonNull(instant, "instant");
+        if (instant.isBefore(Instant.EPOCH) || instant.isAfter(LAST)) {
+            throw new IllegalArgumentException("instant " + instant + " is outside the range of a ULID's 48-bit"
+                    + " timestamp: " + Instant.EPOCH + " to " + LAST);
+        }
+        return instant.toEpochMilli();
     }
 
     /**

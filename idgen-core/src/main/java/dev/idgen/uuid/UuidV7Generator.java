@@ -106,6 +106,8 @@ public final class UuidV7Generator implements IdGenerator<UUID> {
     private static final long VARIANT_RFC = 0x8000_0000_0000_0000L;
     private static final int RANDOM_LOW_BITS = 58;
     private static final long MAX_UNIX_MILLIS = (1L << 48) - 1;
+    /** Random values drawn at once by {@link #fill(UUID[])}. */
+    private static final int BULK_RANDOM_RUN = 64;
 
     private final InstantSource clock;
     private final RandomSource random;
@@ -165,6 +167,47 @@ public final class UuidV7Generator implements IdGenerator<UUID> {
         long randomLow = random.nextLong() >>> (Long.SIZE - RANDOM_LOW_BITS);
         return new UUID(millis << 16 | VERSION_7 | counter >>> 4,
                 VARIANT_RFC | (counter & 0xF) << RANDOM_LOW_BITS | randomLow);
+    }
+
+    /**
+     * Fills {@code out} with new UUIDs, for a batch insert. When monotonic: UUIDs as {@link #next()}
+     * makes them, with the same promises, but the (millisecond, counter) pairs are taken from the
+     * sequence a block at a time, with one clock read and one CAS per block, and the random bits in
+     * runs from the source. A block holds what is left of the current millisecond's counter; when
+     * the array needs more, the next block starts in a later millisecond, reached as {@code next()}
+     * reaches it on a counter rollover (a run ahead, or a wait, as the policy says). So {@code out}
+     * is strictly increasing, greater than every UUID returned before this call started and smaller
+     * than every UUID returned by a call that starts after it returns; blocks taken by other threads
+     * never overlap it. Not monotonic: {@code out.length} UUIDs as {@code next()} makes them.
+     *
+     * @param out the array to fill; an empty array is left alone, without reading the clock
+     * @throws ClockMovedBackwardsException as {@link #next()}; the array's content is then unspecified
+     * @throws IllegalStateException as {@link #next()}
+     */
+    public void fill(UUID[] out) {
+        Objects.requireNonNull(out, "out");
+        if (sequence == null) {
+            for (int i = 0; i < out.length; i++) {
+                out[i] = unordered();
+            }
+            return;
+        }
+        long[] randomBits = new long[Math.min(out.length, BULK_RANDOM_RUN)];
+        int i = 0;
+        while (i < out.length) {
+            int wanted = out.length - i;
+            long first = sequence.nextBlock(wanted);
+            long millisField = sequence.tickOf(first) << 16 | VERSION_7;
+            long counter = sequence.counterOf(first);
+            for (int end = i + sequence.blockSize(first, wanted); i < end;) {
+                int run = Math.min(end - i, randomBits.length);
+                random.nextLongs(randomBits, 0, run);
+                for (int r = 0; r < run; r++, i++, counter++) {
+                    out[i] = new UUID(millisField | counter >>> 4,
+                            VARIANT_RFC | (counter & 0xF) << RANDOM_LOW_BITS | randomBits[r] >>> (Long.SIZE - RANDOM_LOW_BITS));
+                }
+            }
+        }
     }
 
     private UUID unordered() {

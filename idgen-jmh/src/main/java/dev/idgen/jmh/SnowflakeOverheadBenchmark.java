@@ -12,6 +12,7 @@ import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
@@ -28,6 +29,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * <p>{@code clockAndCas} is a control, not a generator anyone should use: the clock read plus one
  * compare-and-set on an {@code AtomicLong}, the least any lock-free Snowflake does. It shows what
  * the CAS alone adds to the floor on the machine at hand.
+ *
+ * <p>{@code oursBulk} is ours filling an array of {@value #BULK} IDs per call
+ * ({@code fill(long[])}, as for one JDBC batch), scored per ID: one clock read and one CAS per
+ * block. Each thread fills its own array.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -42,6 +47,15 @@ public class SnowflakeOverheadBenchmark {
             .epoch(SnowflakeLayout.TWITTER.epoch()).tick(Duration.ofMillis(1))
             .timestampBits(41).machineBits(0).sequenceBits(22)
             .fieldOrder(SnowflakeLayout.FieldOrder.TIME_MACHINE_SEQUENCE).build();
+
+    /** IDs per {@code fill} call in {@link #oursBulk(Batch)}. */
+    public static final int BULK = 256;
+
+    /** One array per thread for the bulk row. */
+    @State(Scope.Thread)
+    public static class Batch {
+        final long[] ids = new long[BULK];
+    }
 
     private SnowflakeGenerator ours;
     private SnowflakeIdGenerator agrona;
@@ -58,6 +72,17 @@ public class SnowflakeOverheadBenchmark {
     @Benchmark
     public long ours() {
         return ours.nextLong();
+    }
+
+    /**
+     * @param batch this thread's array
+     * @return ours, {@value #BULK} at a time; scored per ID
+     */
+    @Benchmark
+    @OperationsPerInvocation(BULK)
+    public long[] oursBulk(Batch batch) {
+        ours.fill(batch.ids);
+        return batch.ids;
     }
 
     /** @return Agrona */

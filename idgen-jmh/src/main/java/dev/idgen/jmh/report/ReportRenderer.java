@@ -52,6 +52,7 @@ public final class ReportRenderer {
     static final Map<String, String> LABELS = Map.ofEntries(
             Map.entry("ours", "**idgen**"),
             Map.entry("oursNonMonotonic", "**idgen**, non-monotonic"),
+            Map.entry("oursBulk", "**idgen**, bulk `fill` (256 a call), per ID"),
             Map.entry("agrona", "Agrona `SnowflakeIdGenerator`"),
             Map.entry("hutool", "Hutool `Snowflake`"),
             Map.entry("tsid", "tsid-creator `TsidFactory`"),

@@ -43,11 +43,17 @@ final class Targets {
             t.fasterThanEveryPeer(V4, c, "ours", "UUIDv4 faster than every peer's v4");
             t.fasterThanEveryPeer(V7, c, "ours", "UUIDv7 (monotonic) faster than every peer's v7");
             t.fasterThanEveryPeer(V7, c, "oursNonMonotonic", "UUIDv7 (non-monotonic) faster than every peer's v7");
+            t.fasterThanEveryPeer(V7, c, "oursBulk", 3.0,
+                    "UUIDv7 bulk, per UUID, ≥ 3× faster than the fastest peer's v7 per call");
+            t.under(OVERHEAD, c, "oursBulk", 5.0, "Snowflake bulk (41/0/22), per ID, under 5 ns");
         }
-        t.allocation(SATURATED, 0, "Snowflake saturated: 0 B/op");
-        t.allocation(OVERHEAD, 0, "Snowflake overhead: 0 B/op");
-        t.allocation(V7, UUID_BYTES, "UUIDv7: at most the UUID (32 B/op)");
-        t.allocation(V4, UUID_BYTES, "UUIDv4: at most the UUID (32 B/op)");
+        t.allocation(SATURATED, false, 0, "Snowflake saturated: 0 B/op");
+        t.allocation(OVERHEAD, false, 0, "Snowflake overhead: 0 B/op");
+        t.allocation(OVERHEAD, true, 0, "Snowflake bulk: 0 B/op");
+        t.allocation(V7, false, UUID_BYTES, "UUIDv7: at most the UUID (32 B/op)");
+        // a fill allocates its UUIDs and, once per call, a run of random longs (528 B per 256 UUIDs)
+        t.allocation(V7, true, UUID_BYTES + 3, "UUIDv7 bulk: at most the UUID + 3 B per UUID");
+        t.allocation(V4, false, UUID_BYTES, "UUIDv4: at most the UUID (32 B/op)");
         return t.rows;
     }
 
@@ -130,6 +136,10 @@ final class Targets {
     }
 
     private void fasterThanEveryPeer(String topic, String caseName, String implementation, String what) {
+        fasterThanEveryPeer(topic, caseName, implementation, 1.0, what);
+    }
+
+    private void fasterThanEveryPeer(String topic, String caseName, String implementation, double factor, String what) {
         String target = what + ", " + threads(caseName);
         Optional<BenchmarkResult> ours = find(topic, implementation, caseName);
         List<BenchmarkResult> peers = results.stream().filter(r -> r.topic().equals(topic)
@@ -146,13 +156,34 @@ final class Targets {
         }
         String measured = versus(ours.get(), best) + " (fastest peer: "
                 + ReportRenderer.LABELS.getOrDefault(best.implementation(), best.implementation()) + ")";
-        rows.add(new String[] {target, measured, verdict(ours.get(), best, 1.0)});
+        if (factor != 1.0) {
+            measured += String.format(Locale.ROOT, ": %.2f×", Numbers.speedup(ours.get(), best));
+        }
+        rows.add(new String[] {target, measured, verdict(ours.get(), best, factor)});
     }
 
-    /** Every idgen row of the topic (the default and its variants, every thread count). */
-    private void allocation(String topic, double most, String target) {
+    /** An absolute bound in ns/op, on the point estimate; "inside error" when the error bar spans it. */
+    private void under(String topic, String caseName, String implementation, double nanos, String what) {
+        String target = what + ", " + threads(caseName);
+        Optional<BenchmarkResult> ours = find(topic, implementation, caseName);
+        if (ours.isEmpty()) {
+            notMeasured(target);
+            return;
+        }
+        BenchmarkResult r = ours.get();
+        boolean undecided = !Double.isNaN(r.error()) && r.score() - r.error() < nanos && nanos <= r.score() + r.error();
+        String verdict = r.score() < nanos ? "met" : String.format(Locale.ROOT, "**missed** by %.2f ns", r.score() - nanos);
+        rows.add(new String[] {target, Numbers.withError(r.score(), r.error(), r.unit()) + " " + r.unit(),
+                verdict + (undecided ? ", inside error" : "")});
+    }
+
+    /**
+     * Every idgen row of the topic (the default and its variants, every thread count), the bulk
+     * rows ({@code ours...Bulk}) or the others: a bulk row allocates once per call, not per ID.
+     */
+    private void allocation(String topic, boolean bulk, double most, String target) {
         List<BenchmarkResult> ours = results.stream().filter(r -> r.topic().equals(topic)
-                && r.isOurs() && !Double.isNaN(r.bytesPerOp())).toList();
+                && r.isOurs() && r.implementation().endsWith("Bulk") == bulk && !Double.isNaN(r.bytesPerOp())).toList();
         if (ours.isEmpty()) {
             rows.add(new String[] {target, "no `-prof gc` figures in this run", "-"});
             return;
