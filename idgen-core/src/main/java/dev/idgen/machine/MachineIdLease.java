@@ -51,6 +51,17 @@ public interface MachineIdLease {
     }
 
     /**
+     * How many times this lease, while held, was lost other than by its own release: taken by
+     * another holder, fenced by the clock bound, or left without an acknowledged renewal. For
+     * metrics; a lease that cannot be lost never counts one.
+     *
+     * @return the count, 0 unless overridden
+     */
+    default long losses() {
+        return 0;
+    }
+
+    /**
      * A lease that is always held: a machine id from configuration, which the operator keeps unique.
      *
      * @param machineId the id, not negative

@@ -131,6 +131,7 @@ public final class EtcdMachineIdLease implements FencingLease, AutoCloseable {
     }
 
     /** {@return how many times this lease was fenced other than by {@link #close()}, for metrics} */
+    @Override
     public long losses() {
         return guard.losses();
     }

@@ -140,6 +140,7 @@ public final class JdbcMachineIdLease implements FencingLease, AutoCloseable {
     }
 
     /** {@return how many times this lease was fenced other than by {@link #close()}, for metrics} */
+    @Override
     public long losses() {
         return guard.losses();
     }

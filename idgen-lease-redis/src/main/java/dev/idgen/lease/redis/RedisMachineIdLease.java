@@ -148,6 +148,7 @@ public final class RedisMachineIdLease implements FencingLease, AutoCloseable {
     }
 
     /** {@return how many times this lease was fenced other than by {@link #close()}, for metrics} */
+    @Override
     public long losses() {
         return guard.losses();
     }

@@ -213,6 +213,7 @@ public final class ZkMachineIdLease implements FencingLease, AutoCloseable {
      *
      * @return the count
      */
+    @Override
     public long losses() {
         return guard.losses();
     }

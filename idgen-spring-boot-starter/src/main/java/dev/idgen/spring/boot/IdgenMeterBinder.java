@@ -17,6 +17,8 @@ import java.util.function.ToDoubleFunction;
  * {@code uuid-v7}) and, on the lease, {@code source} (where the machine id comes from).
  * <ul>
  *   <li>{@code idgen.lease.held} (gauge): 1 while the machine-id lease is held, 0 while it is lost;</li>
+ *   <li>{@code idgen.lease.losses} (counter): times the held lease was lost (taken over, fenced by the
+ *       clock bound, or not renewed in time);</li>
  *   <li>{@code idgen.clock.steps.back} (counter): clock readings behind the last tick used;</li>
  *   <li>{@code idgen.clock.step.back.max} (gauge, milliseconds): the largest step back seen;</li>
  *   <li>{@code idgen.clock.tick.waits} (counter): waits for the clock to reach the next tick;</li>
@@ -51,6 +53,10 @@ public final class IdgenMeterBinder implements MeterBinder {
         if (lease != null) {
             Gauge.builder("idgen.lease.held", lease, l -> l.isHeld() ? 1 : 0)
                     .description("1 while the Snowflake generator's machine-id lease is held, 0 while it is lost")
+                    .tags(Tags.of("generator", "snowflake", "source", source))
+                    .register(registry);
+            FunctionCounter.builder("idgen.lease.losses", lease, MachineIdLease::losses)
+                    .description("times the machine-id lease was lost while held")
                     .tags(Tags.of("generator", "snowflake", "source", source))
                     .register(registry);
         }

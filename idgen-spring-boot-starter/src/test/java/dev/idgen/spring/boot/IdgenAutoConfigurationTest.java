@@ -246,6 +246,7 @@ class IdgenAutoConfigurationTest {
     @Test
     void metersNameTheLeaseState() {
         AtomicBoolean held = new AtomicBoolean(true);
+        java.util.concurrent.atomic.AtomicLong losses = new java.util.concurrent.atomic.AtomicLong();
         MachineIdLease lease = new MachineIdLease() {
             @Override
             public long machineId() {
@@ -256,14 +257,23 @@ class IdgenAutoConfigurationTest {
             public boolean isHeld() {
                 return held.get();
             }
+
+            @Override
+            public long losses() {
+                return losses.get();
+            }
         };
         runner.withBean(MachineIdLease.class, () -> lease).run(context -> {
             SimpleMeterRegistry registry = new SimpleMeterRegistry();
             context.getBean(IdgenMeterBinder.class).bindTo(registry);
             assertThat(registry.get("idgen.lease.held").tag("generator", "snowflake").tag("source", "custom")
                     .gauge().value()).isEqualTo(1.0);
+            assertThat(registry.get("idgen.lease.losses").tag("source", "custom").functionCounter().count())
+                    .isEqualTo(0.0);
             held.set(false);
+            losses.incrementAndGet();
             assertThat(registry.get("idgen.lease.held").gauge().value()).isEqualTo(0.0);
+            assertThat(registry.get("idgen.lease.losses").functionCounter().count()).isEqualTo(1.0);
             for (String generator : new String[] {"snowflake", "uuid-v7"}) {
                 for (String counter : new String[] {"idgen.clock.steps.back", "idgen.clock.tick.waits",
                         "idgen.clock.refusals", "idgen.clock.run.aheads"}) {
