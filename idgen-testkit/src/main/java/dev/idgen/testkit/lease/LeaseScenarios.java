@@ -83,7 +83,7 @@ public final class LeaseScenarios {
 
     /**
      * Runs the three scenarios: {@link #churn(LeaseBackend, int, int)} with 4 claimers of 6 rounds,
-     * {@link #handOverAboveTheMark(LeaseBackend, Duration)} with a clock 300 ms ahead, and
+     * {@link #handOverAboveTheMark(LeaseBackend, Duration, Duration)} with a clock 300 ms ahead, and
      * {@link #fencingOnLoss(LeaseBackend, Duration)}.
      *
      * @param backend claimers on one fresh coordinator whose id space is the single id 0
