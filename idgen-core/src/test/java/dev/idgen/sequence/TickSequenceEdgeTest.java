@@ -103,6 +103,41 @@ class TickSequenceEdgeTest {
         clock.afterEachRead(movesAfter(3));
         assertEquals(51, seq.tickOf(seq.next()));
         assertEquals(new ClockStats(0, 0, 1, 0, 0, Long.MIN_VALUE), seq.clockStats());
+        // so a step back after it is the first one
+        clock.stepPerRead(0).set(EPOCH + 48);
+        assertThrows(ClockMovedBackwardsException.class, seq::next);
+        assertEquals(1, seq.clockStats().stepsBack());
+    }
+
+    @Test
+    void oneStepMetByManyCallsOrWaitedOutOverManyReadsCountsOnce() {
+        ScriptClock clock = new ScriptClock(EPOCH + 50);
+        TickSequence refusing = sequence(SPACE, clock, ClockBackwardsPolicy.refuse());
+        refusing.next();
+        clock.set(EPOCH + 47);
+        assertThrows(ClockMovedBackwardsException.class, refusing::next);
+        assertThrows(ClockMovedBackwardsException.class, refusing::next);
+        assertEquals(new ClockStats(1, 3, 0, 2, 0, EPOCH + 47), refusing.clockStats());
+
+        ScriptClock slow = new ScriptClock(EPOCH + 50);
+        TickSequence waiting = sequence(SPACE, slow, ClockBackwardsPolicy.waitUpTo(Duration.ofMillis(5)));
+        waiting.next();
+        slow.set(EPOCH + 47).afterEachRead(movesAfter(4)); // read 3 ms behind five times, then on
+        assertEquals(50, waiting.tickOf(waiting.next()));
+        assertEquals(new ClockStats(1, 3, 1, 0, 0, Long.MIN_VALUE), waiting.clockStats());
+    }
+
+    @Test
+    void aReBaseStartsTheClocksTickAtItsCounterStart() {
+        ScriptClock clock = new ScriptClock(EPOCH + 900);
+        TickSequence seq = TickSequence.builder(SPACE, clock).policy(ClockBackwardsPolicy.refuse())
+                .rebaseBeyondBound(true).build();
+        seq.next();
+        clock.set(EPOCH + 100);
+        long rebased = seq.next();
+        assertEquals(100, seq.tickOf(rebased));
+        assertEquals(0, seq.counterOf(rebased));
+        assertEquals(1, seq.counterOf(seq.next()));
     }
 
     @Test
@@ -143,7 +178,7 @@ class TickSequenceEdgeTest {
         s2.next();
         c2.set(EPOCH + 50);
         s2.next();
-        c2.set(EPOCH + 47);
+        c2.set(EPOCH + 46); // further back than the first reading after the step: still the same step
         assertEquals(50, s2.tickOf(s2.next()));
         assertEquals(1, s2.clockStats().stepsBack());
         // passing it does: the next step back is a new one
