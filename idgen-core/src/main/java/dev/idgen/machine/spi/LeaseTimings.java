@@ -120,4 +120,13 @@ public record LeaseTimings(Duration ttl, Duration renewEvery, Duration safetyMar
     public Duration headroom() {
         return ttl.minus(renewEvery.multipliedBy(2)).minus(maxClockSkew.multipliedBy(2)).minus(safetyMargin);
     }
+
+    /**
+     * {@return a third of the {@link #headroom()}: the longest one call to the coordinator should be
+     * allowed, since three renewal round trips share the headroom and a call that hangs longer would
+     * fence a healthy holder anyway}
+     */
+    public Duration callTimeout() {
+        return headroom().dividedBy(3);
+    }
 }

@@ -53,4 +53,13 @@ class LeaseTimingsTest {
                 () -> new LeaseTimings(ms(1_000), ms(1), ms(0), ms(-5))).getMessage());
         assertThrows(NullPointerException.class, () -> new LeaseTimings(null, ms(1), ms(0), ms(0)));
     }
+
+    @Test
+    void theCallTimeoutIsAThirdOfTheHeadroomRoundedDown() {
+        // headroom 30000 - 2 x 6000 - 2 x 1000 - 3000 = 13000 ms
+        assertEquals(ms(4_333).plusNanos(333_333), LeaseTimings.of(Duration.ofSeconds(30), null, null, null)
+                .callTimeout());
+        // headroom 1 ms: a third of it, not zero-floored to a whole millisecond
+        assertEquals(Duration.ofNanos(333_333), new LeaseTimings(ms(2_001), ms(400), ms(600), ms(300)).callTimeout());
+    }
 }

@@ -5,6 +5,7 @@ import dev.idgen.lease.etcd.EtcdLeaseProtocol.EtcdCallException;
 import dev.idgen.machine.MachineIdLeaseException;
 import dev.idgen.machine.spi.FencingLease;
 import dev.idgen.machine.spi.LeaseGuard;
+import dev.idgen.machine.spi.LeaseSettings;
 import dev.idgen.machine.spi.LeaseTimings;
 import dev.idgen.machine.spi.MachineIdUser;
 import io.etcd.jetcd.Client;
@@ -281,14 +282,7 @@ public final class EtcdMachineIdLease implements FencingLease, AutoCloseable {
     public static final class Builder {
         private final Client client;
         private String namespace = "/idgen/machine-ids";
-        private long maxMachineId = 1023;
-        private Duration ttl = Duration.ofSeconds(30);
-        private Duration renewEvery;
-        private Duration safetyMargin;
-        private Duration maxClockSkew;
-        private InstantSource clock = InstantSource.system();
-        private boolean background = true;
-        private String owner;
+        private final LeaseSettings settings = new LeaseSettings(Duration.ofSeconds(30), 1023);
 
         private Builder(Client client) {
             this.client = Objects.requireNonNull(client, "client");
@@ -314,10 +308,7 @@ public final class EtcdMachineIdLease implements FencingLease, AutoCloseable {
          * @return this builder
          */
         public Builder maxMachineId(long maxMachineId) {
-            if (maxMachineId < 0 || maxMachineId > Integer.MAX_VALUE) {
-                throw new IllegalArgumentException("maxMachineId " + maxMachineId + " is outside 0.." + Integer.MAX_VALUE);
-            }
-            this.maxMachineId = maxMachineId;
+            settings.maxMachineId(maxMachineId);
             return this;
         }
 
@@ -333,7 +324,7 @@ public final class EtcdMachineIdLease implements FencingLease, AutoCloseable {
                 throw new IllegalArgumentException("etcd lease ttl " + ttl.toMillis()
                         + " ms must be a whole number of seconds, at least 1 s (etcd grants leases in seconds)");
             }
-            this.ttl = ttl;
+            settings.ttl(ttl);
             return this;
         }
 
@@ -342,7 +333,7 @@ public final class EtcdMachineIdLease implements FencingLease, AutoCloseable {
          * @return this builder
          */
         public Builder renewEvery(Duration renewEvery) {
-            this.renewEvery = Objects.requireNonNull(renewEvery, "renewEvery");
+            settings.renewEvery(renewEvery);
             return this;
         }
 
@@ -353,7 +344,7 @@ public final class EtcdMachineIdLease implements FencingLease, AutoCloseable {
          * @return this builder
          */
         public Builder safetyMargin(Duration margin) {
-            this.safetyMargin = Objects.requireNonNull(margin, "margin");
+            settings.safetyMargin(margin);
             return this;
         }
 
@@ -365,7 +356,7 @@ public final class EtcdMachineIdLease implements FencingLease, AutoCloseable {
          * @return this builder
          */
         public Builder maxClockSkew(Duration max) {
-            this.maxClockSkew = Objects.requireNonNull(max, "max");
+            settings.maxClockSkew(max);
             return this;
         }
 
@@ -375,7 +366,7 @@ public final class EtcdMachineIdLease implements FencingLease, AutoCloseable {
          * @return this builder
          */
         public Builder clock(InstantSource clock) {
-            this.clock = Objects.requireNonNull(clock, "clock");
+            settings.clock(clock);
             return this;
         }
 
@@ -385,11 +376,7 @@ public final class EtcdMachineIdLease implements FencingLease, AutoCloseable {
          * @return this builder
          */
         public Builder owner(String owner) {
-            Objects.requireNonNull(owner, "owner");
-            if (owner.isBlank() || owner.length() > 255) {
-                throw new IllegalArgumentException("owner must be 1 to 255 characters, not blank");
-            }
-            this.owner = owner;
+            settings.owner(owner);
             return this;
         }
 
@@ -401,7 +388,7 @@ public final class EtcdMachineIdLease implements FencingLease, AutoCloseable {
          * @return this builder
          */
         Builder background(boolean background) {
-            this.background = background;
+            settings.background(background);
             return this;
         }
 
@@ -416,10 +403,11 @@ public final class EtcdMachineIdLease implements FencingLease, AutoCloseable {
          *     ({@link LeaseTimings})
          */
         public EtcdMachineIdLease acquire() {
-            LeaseTimings timings = LeaseTimings.of(ttl, renewEvery, safetyMargin, maxClockSkew);
-            EtcdLeaseProtocol protocol = new EtcdLeaseProtocol(client, namespace,
-                    owner != null ? owner : LeaseGuard.defaultOwner(), timings.ttl().toSeconds(),
-                    callTimeoutMillis(timings), Math.max(callTimeoutMillis(timings), timings.ttl().toMillis()), clock);
+            LeaseTimings timings = settings.timings();
+            long maxMachineId = settings.maxMachineId();
+            EtcdLeaseProtocol protocol = new EtcdLeaseProtocol(client, namespace, settings.ownerOrDefault(),
+                    timings.ttl().toSeconds(), callTimeoutMillis(timings),
+                    Math.max(callTimeoutMillis(timings), timings.ttl().toMillis()), settings.clock());
             Ack grant;
             long id = -1;
             Long mark = null;
@@ -442,7 +430,7 @@ public final class EtcdMachineIdLease implements FencingLease, AutoCloseable {
                 throw new MachineIdLeaseException("Could not claim a machine id under etcd " + namespace + ": "
                         + e.getMessage(), e);
             }
-            EtcdMachineIdLease lease = new EtcdMachineIdLease(protocol, timings, clock, id, grant.leaseId());
+            EtcdMachineIdLease lease = new EtcdMachineIdLease(protocol, timings, settings.clock(), id, grant.leaseId());
             boolean held;
             try {
                 held = lease.takeClaim(grant, mark);
@@ -461,15 +449,15 @@ public final class EtcdMachineIdLease implements FencingLease, AutoCloseable {
             LOG.info("Claimed machine id {} under etcd {} (etcd lease {}, ttl {} s, high-water mark {}, fence {})", id,
                     namespace, Long.toHexString(grant.leaseId()), grant.ttlSeconds(), lease.highWaterMark(),
                     lease.fence());
-            if (background) {
+            if (settings.background()) {
                 lease.startBackground(timings.renewEvery());
             }
             return lease;
         }
 
-        /** A call slower than a third of the headroom would fence a healthy holder anyway. */
+        /** The call timeout, at least 100 ms. */
         private static long callTimeoutMillis(LeaseTimings t) {
-            return Math.max(100, t.headroom().toMillis() / 3);
+            return Math.max(100, t.callTimeout().toMillis());
         }
     }
 }

@@ -3,6 +3,7 @@ package dev.idgen.lease.jdbc;
 import dev.idgen.machine.MachineIdLeaseException;
 import dev.idgen.machine.spi.FencingLease;
 import dev.idgen.machine.spi.LeaseGuard;
+import dev.idgen.machine.spi.LeaseSettings;
 import dev.idgen.machine.spi.LeaseTimings;
 import dev.idgen.machine.spi.MachineIdUser;
 import java.sql.Connection;
@@ -270,14 +271,7 @@ public final class JdbcMachineIdLease implements FencingLease, AutoCloseable {
         private String table = "idgen_machine_lease";
         private SqlDialect dialect;
         private boolean createTable;
-        private long maxMachineId = 1023;
-        private Duration ttl = Duration.ofSeconds(30);
-        private Duration renewEvery;
-        private Duration safetyMargin;
-        private Duration maxClockSkew;
-        private InstantSource clock = InstantSource.system();
-        private boolean background = true;
-        private String owner;
+        private final LeaseSettings settings = new LeaseSettings(Duration.ofSeconds(30), 1023);
 
         private Builder(DataSource dataSource) {
             this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
@@ -317,10 +311,7 @@ public final class JdbcMachineIdLease implements FencingLease, AutoCloseable {
          * @return this builder
          */
         public Builder maxMachineId(long maxMachineId) {
-            if (maxMachineId < 0 || maxMachineId > Integer.MAX_VALUE) {
-                throw new IllegalArgumentException("maxMachineId " + maxMachineId + " is outside 0.." + Integer.MAX_VALUE);
-            }
-            this.maxMachineId = maxMachineId;
+            settings.maxMachineId(maxMachineId);
             return this;
         }
 
@@ -330,7 +321,7 @@ public final class JdbcMachineIdLease implements FencingLease, AutoCloseable {
          * @return this builder
          */
         public Builder ttl(Duration ttl) {
-            this.ttl = Objects.requireNonNull(ttl, "ttl");
+            settings.ttl(ttl);
             return this;
         }
 
@@ -339,7 +330,7 @@ public final class JdbcMachineIdLease implements FencingLease, AutoCloseable {
          * @return this builder
          */
         public Builder renewEvery(Duration renewEvery) {
-            this.renewEvery = Objects.requireNonNull(renewEvery, "renewEvery");
+            settings.renewEvery(renewEvery);
             return this;
         }
 
@@ -349,7 +340,7 @@ public final class JdbcMachineIdLease implements FencingLease, AutoCloseable {
          * @return this builder
          */
         public Builder safetyMargin(Duration margin) {
-            this.safetyMargin = Objects.requireNonNull(margin, "margin");
+            settings.safetyMargin(margin);
             return this;
         }
 
@@ -360,7 +351,7 @@ public final class JdbcMachineIdLease implements FencingLease, AutoCloseable {
          * @return this builder
          */
         public Builder maxClockSkew(Duration max) {
-            this.maxClockSkew = Objects.requireNonNull(max, "max");
+            settings.maxClockSkew(max);
             return this;
         }
 
@@ -370,7 +361,7 @@ public final class JdbcMachineIdLease implements FencingLease, AutoCloseable {
          * @return this builder
          */
         public Builder clock(InstantSource clock) {
-            this.clock = Objects.requireNonNull(clock, "clock");
+            settings.clock(clock);
             return this;
         }
 
@@ -380,11 +371,7 @@ public final class JdbcMachineIdLease implements FencingLease, AutoCloseable {
          * @return this builder
          */
         public Builder owner(String owner) {
-            Objects.requireNonNull(owner, "owner");
-            if (owner.isBlank() || owner.length() > 255) {
-                throw new IllegalArgumentException("owner must be 1 to 255 characters, not blank");
-            }
-            this.owner = owner;
+            settings.owner(owner);
             return this;
         }
 
@@ -396,7 +383,7 @@ public final class JdbcMachineIdLease implements FencingLease, AutoCloseable {
          * @return this builder
          */
         Builder background(boolean background) {
-            this.background = background;
+            settings.background(background);
             return this;
         }
 
@@ -425,7 +412,7 @@ public final class JdbcMachineIdLease implements FencingLease, AutoCloseable {
          *     ({@link LeaseTimings})
          */
         public JdbcMachineIdLease acquire() {
-            LeaseTimings timings = LeaseTimings.of(ttl, renewEvery, safetyMargin, maxClockSkew);
+            LeaseTimings timings = settings.timings();
             if (createTable) {
                 createTableNow();
             }
@@ -434,16 +421,16 @@ public final class JdbcMachineIdLease implements FencingLease, AutoCloseable {
             try {
                 try (Connection c = dataSource.getConnection()) {
                     protocol = new JdbcLeaseProtocol(dataSource, new LeaseTable(table, dialectOf(c)),
-                            owner != null ? owner : LeaseGuard.defaultOwner(), timings.ttl().toMillis(),
-                            timings.fenceOffsetMillis(), queryTimeoutSeconds(timings), clock);
+                            settings.ownerOrDefault(), timings.ttl().toMillis(),
+                            timings.fenceOffsetMillis(), queryTimeoutSeconds(timings), settings.clock());
                 }
-                row = protocol.claimLowestFree(maxMachineId);
+                row = protocol.claimLowestFree(settings.maxMachineId());
             } catch (SQLException e) {
                 throw new MachineIdLeaseException("Could not claim a machine id in table " + table
                         + " (create it with createTable(true) or the shipped DDL): " + e.getMessage(), e);
             }
             long id = row.machineId();
-            JdbcMachineIdLease lease = new JdbcMachineIdLease(protocol, timings, clock, row);
+            JdbcMachineIdLease lease = new JdbcMachineIdLease(protocol, timings, settings.clock(), row);
             boolean held;
             try {
                 held = lease.takeClaim(row);
@@ -460,15 +447,15 @@ public final class JdbcMachineIdLease implements FencingLease, AutoCloseable {
             }
             LOG.info("Claimed machine id {} in table {} (token {}, high-water mark {}, clock skew {} ms, fence {})", id,
                     table, lease.token, lease.highWaterMark(), lease.guard.skewMillis(), lease.fence());
-            if (background) {
+            if (settings.background()) {
                 lease.startBackground(timings.renewEvery());
             }
             return lease;
         }
 
-        /** Statements that hang longer than a third of the headroom would fence a healthy holder anyway. */
+        /** JDBC takes whole seconds: the call timeout, at least 1 s. */
         private static int queryTimeoutSeconds(LeaseTimings t) {
-            return (int) Math.max(1, t.headroom().toSeconds() / 3);
+            return (int) Math.max(1, t.callTimeout().toSeconds());
         }
 
         private SqlDialect dialectOf(Connection c) throws SQLException {

@@ -5,6 +5,7 @@ import dev.idgen.lease.redis.RedisLeaseProtocol.Reply;
 import dev.idgen.machine.MachineIdLeaseException;
 import dev.idgen.machine.spi.FencingLease;
 import dev.idgen.machine.spi.LeaseGuard;
+import dev.idgen.machine.spi.LeaseSettings;
 import dev.idgen.machine.spi.LeaseTimings;
 import dev.idgen.machine.spi.MachineIdUser;
 import dev.idgen.snowflake.SnowflakeLayout;
@@ -297,15 +298,9 @@ public final class RedisMachineIdLease implements FencingLease, AutoCloseable {
     public static final class Builder {
         private final StatefulRedisConnection<String, String> connection;
         private String keyPrefix = "idgen:lease:";
-        private long maxMachineId = SnowflakeLayout.TWITTER.maxMachineId();
+        private final LeaseSettings settings = new LeaseSettings(Duration.ofSeconds(30),
+                SnowflakeLayout.TWITTER.maxMachineId());
         private String space = "the default space 0..1023 (Twitter layout, 10 machine bits)";
-        private Duration ttl = Duration.ofSeconds(30);
-        private Duration renewEvery;
-        private Duration safetyMargin;
-        private Duration maxClockSkew;
-        private InstantSource clock = InstantSource.system();
-        private boolean background = true;
-        private String owner;
 
         private Builder(StatefulRedisConnection<String, String> connection) {
             this.connection = Objects.requireNonNull(connection, "connection");
@@ -340,8 +335,10 @@ public final class RedisMachineIdLease implements FencingLease, AutoCloseable {
          */
         public Builder layout(SnowflakeLayout layout) {
             Objects.requireNonNull(layout, "layout");
-            this.maxMachineId = layout.maxMachineId();
-            this.space = "the machine-id space 0.." + maxMachineId + " of layout " + layout.name() + " ("
+            // a layout may have up to 61 machine bits; ids above the lease's range are never reached
+            // (the lowest free id is claimed), so the range is capped rather than the layout refused
+            settings.maxMachineId(Math.min(layout.maxMachineId(), LeaseSettings.MAX_MACHINE_ID));
+            this.space = "the machine-id space 0.." + layout.maxMachineId() + " of layout " + layout.name() + " ("
                     + layout.machineBits() + " machine bits)";
             return this;
         }
@@ -351,10 +348,7 @@ public final class RedisMachineIdLease implements FencingLease, AutoCloseable {
          * @return this builder
          */
         public Builder maxMachineId(long maxMachineId) {
-            if (maxMachineId < 0 || maxMachineId > Integer.MAX_VALUE) {
-                throw new IllegalArgumentException("maxMachineId " + maxMachineId + " is outside 0.." + Integer.MAX_VALUE);
-            }
-            this.maxMachineId = maxMachineId;
+            settings.maxMachineId(maxMachineId);
             this.space = "the machine-id space 0.." + maxMachineId;
             return this;
         }
@@ -365,7 +359,7 @@ public final class RedisMachineIdLease implements FencingLease, AutoCloseable {
          * @return this builder
          */
         public Builder ttl(Duration ttl) {
-            this.ttl = Objects.requireNonNull(ttl, "ttl");
+            settings.ttl(ttl);
             return this;
         }
 
@@ -374,7 +368,7 @@ public final class RedisMachineIdLease implements FencingLease, AutoCloseable {
          * @return this builder
          */
         public Builder renewEvery(Duration renewEvery) {
-            this.renewEvery = Objects.requireNonNull(renewEvery, "renewEvery");
+            settings.renewEvery(renewEvery);
             return this;
         }
 
@@ -384,7 +378,7 @@ public final class RedisMachineIdLease implements FencingLease, AutoCloseable {
          * @return this builder
          */
         public Builder safetyMargin(Duration margin) {
-            this.safetyMargin = Objects.requireNonNull(margin, "margin");
+            settings.safetyMargin(margin);
             return this;
         }
 
@@ -395,7 +389,7 @@ public final class RedisMachineIdLease implements FencingLease, AutoCloseable {
          * @return this builder
          */
         public Builder maxClockSkew(Duration max) {
-            this.maxClockSkew = Objects.requireNonNull(max, "max");
+            settings.maxClockSkew(max);
             return this;
         }
 
@@ -405,7 +399,7 @@ public final class RedisMachineIdLease implements FencingLease, AutoCloseable {
          * @return this builder
          */
         public Builder clock(InstantSource clock) {
-            this.clock = Objects.requireNonNull(clock, "clock");
+            settings.clock(clock);
             return this;
         }
 
@@ -415,11 +409,7 @@ public final class RedisMachineIdLease implements FencingLease, AutoCloseable {
          * @return this builder
          */
         public Builder owner(String owner) {
-            Objects.requireNonNull(owner, "owner");
-            if (owner.isBlank() || owner.length() > 255) {
-                throw new IllegalArgumentException("owner must be 1 to 255 characters, not blank");
-            }
-            this.owner = owner;
+            settings.owner(owner);
             return this;
         }
 
@@ -431,7 +421,7 @@ public final class RedisMachineIdLease implements FencingLease, AutoCloseable {
          * @return this builder
          */
         Builder background(boolean background) {
-            this.background = background;
+            settings.background(background);
             return this;
         }
 
@@ -448,12 +438,10 @@ public final class RedisMachineIdLease implements FencingLease, AutoCloseable {
          *     ({@link LeaseTimings})
          */
         public RedisMachineIdLease acquire() {
-            LeaseTimings timings = LeaseTimings.of(ttl, renewEvery, safetyMargin, maxClockSkew);
-            // a command that hangs longer than a third of the headroom would fence a healthy holder anyway
-            Duration timeout = timings.headroom().dividedBy(3);
-            RedisLeaseProtocol protocol = new RedisLeaseProtocol(connection, keyPrefix,
-                    owner != null ? owner : LeaseGuard.defaultOwner(), timings.ttl().toMillis(),
-                    timings.fenceOffsetMillis(), timeout, clock);
+            LeaseTimings timings = settings.timings();
+            long maxMachineId = settings.maxMachineId();
+            RedisLeaseProtocol protocol = new RedisLeaseProtocol(connection, keyPrefix, settings.ownerOrDefault(),
+                    timings.ttl().toMillis(), timings.fenceOffsetMillis(), timings.callTimeout(), settings.clock());
             Reply claim = null;
             long sent;
             try {
@@ -477,7 +465,7 @@ public final class RedisMachineIdLease implements FencingLease, AutoCloseable {
                         + " machine bits (e.g. SnowflakeLayout.SONYFLAKE, 0..65535, or a custom layout) and"
                         + " builder.layout(it)");
             }
-            RedisMachineIdLease lease = new RedisMachineIdLease(protocol, timings, clock, claim);
+            RedisMachineIdLease lease = new RedisMachineIdLease(protocol, timings, settings.clock(), claim);
             boolean held;
             try {
                 held = lease.takeClaim(claim, sent);
@@ -495,7 +483,7 @@ public final class RedisMachineIdLease implements FencingLease, AutoCloseable {
             LOG.info("Claimed machine id {} at Redis key {} (token {}, high-water mark {}, clock skew {} ms, fence {})",
                     lease.machineId, lease.key(), lease.token, lease.highWaterMark(), lease.guard.skewMillis(),
                     lease.fence());
-            if (background) {
+            if (settings.background()) {
                 lease.startBackground(timings.renewEvery());
             }
             return lease;

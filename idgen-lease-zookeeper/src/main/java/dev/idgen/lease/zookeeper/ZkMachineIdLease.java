@@ -3,6 +3,7 @@ package dev.idgen.lease.zookeeper;
 import dev.idgen.machine.MachineIdLeaseException;
 import dev.idgen.machine.spi.FencingLease;
 import dev.idgen.machine.spi.LeaseGuard;
+import dev.idgen.machine.spi.LeaseSettings;
 import dev.idgen.machine.spi.LeaseTimings;
 import dev.idgen.machine.spi.MachineIdUser;
 import java.nio.charset.StandardCharsets;
@@ -628,10 +629,7 @@ public final class ZkMachineIdLease implements FencingLease, AutoCloseable {
          * @return this builder
          */
         public Builder maxMachineId(long maxMachineId) {
-            if (maxMachineId < 0 || maxMachineId > Integer.MAX_VALUE) {
-                throw new IllegalArgumentException("maxMachineId " + maxMachineId + " is outside 0.." + Integer.MAX_VALUE);
-            }
-            this.maxMachineId = maxMachineId;
+            this.maxMachineId = LeaseSettings.checkMaxMachineId(maxMachineId);
             return this;
         }
 
