@@ -26,9 +26,9 @@ import java.util.stream.Stream;
  * Real etcd members run by the tests as child processes, on free loopback ports, each with a temp
  * data dir that {@link #close()} deletes. The binary is {@code $ETCD_BIN} or {@code etcd} on the
  * {@code PATH} (Debian's {@code etcd-server}); without it the tests are skipped, or fail under
- * {@code CI=true}.
+ * {@code CI=true}. Public, in the test jar, for the Spring Boot starter's tests.
  */
-final class EtcdCluster implements AutoCloseable {
+public final class EtcdCluster implements AutoCloseable {
 
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofMillis(500)).build();
 
@@ -55,7 +55,7 @@ final class EtcdCluster implements AutoCloseable {
     }
 
     /** Starts {@code members} members and waits until the cluster has a leader. */
-    static EtcdCluster start(int members) {
+    public static EtcdCluster start(int members) {
         String bin = binary();
         try {
             EtcdCluster c = new EtcdCluster(bin, members);
@@ -105,7 +105,8 @@ final class EtcdCluster implements AutoCloseable {
         return clientPorts[i];
     }
 
-    String[] endpoints() {
+    /** {@return the members' client URLs} */
+    public String[] endpoints() {
         return IntStream.range(0, size()).mapToObj(this::endpoint).toArray(String[]::new);
     }
 
