@@ -19,6 +19,10 @@ final class Configure {
             + "  jdbc         a lease in a table of the application's DataSource (needs dev.idgen:idgen-lease-jdbc)\n"
             + "  zookeeper    a lease on ZooKeeper at idgen.machine-id.zookeeper.connect-string"
             + " (needs dev.idgen:idgen-lease-zookeeper)\n"
+            + "  redis        a lease on Redis at idgen.machine-id.redis.url, or the application's RedisClient"
+            + " (needs dev.idgen:idgen-lease-redis)\n"
+            + "  etcd         a lease on etcd at idgen.machine-id.etcd.endpoints, or the application's jetcd Client"
+            + " (needs dev.idgen:idgen-lease-etcd)\n"
             + "or set idgen.snowflake.enabled=false if the application makes no Snowflake ids";
 
     private Configure() {
@@ -92,11 +96,30 @@ final class Configure {
                 case ZOOKEEPER -> throw new IdgenConfigurationException(
                         "idgen.machine-id.source=zookeeper needs dev.idgen:idgen-lease-zookeeper and"
                                 + " org.apache.curator:curator-framework on the classpath");
+                case REDIS -> throw new IdgenConfigurationException(
+                        "idgen.machine-id.source=redis needs dev.idgen:idgen-lease-redis and io.lettuce:lettuce-core"
+                                + " on the classpath" + missing("dev.idgen.lease.redis.RedisMachineIdLease",
+                                "io.lettuce.core.RedisClient"));
+                case ETCD -> throw new IdgenConfigurationException(
+                        "idgen.machine-id.source=etcd needs dev.idgen:idgen-lease-etcd and io.etcd:jetcd-core on the"
+                                + " classpath" + missing("dev.idgen.lease.etcd.EtcdMachineIdLease",
+                                "io.etcd.jetcd.Client"));
             };
         } catch (IllegalArgumentException e) {
             throw new IdgenConfigurationException("idgen.machine-id.source=" + sourceName(p.getSource()) + ": "
                     + e.getMessage(), e);
         }
+    }
+
+    /** {@return "; missing: " and the classes not found, or nothing when all are there} */
+    private static String missing(String... classes) {
+        StringBuilder absent = new StringBuilder();
+        for (String c : classes) {
+            if (!ClassUtils.isPresent(c, null)) { // the context class loader, as for jdbc above
+                absent.append(absent.isEmpty() ? "; missing: " : ", ").append(c);
+            }
+        }
+        return absent.toString();
     }
 
     static String sourceName(IdgenProperties.Source source) {

@@ -12,11 +12,15 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 
 /**
  * The machine-id leases that need a coordinator: {@code idgen.machine-id.source=jdbc} (a table in
- * the application's {@code DataSource}, idgen-lease-jdbc) and {@code zookeeper} (idgen-lease-zookeeper).
+ * the application's {@code DataSource}, idgen-lease-jdbc), {@code zookeeper} (idgen-lease-zookeeper),
+ * {@code redis} (idgen-lease-redis) and {@code etcd} (idgen-lease-etcd). Each applies only when its
+ * library is present; the client it uses is the application's own bean, or one made from
+ * {@code idgen.machine-id.<source>.*}.
  * The lease is claimed when the bean is made and released ({@code close()}) when the context
  * closes, after everything that uses the Snowflake generator. Runs before
  * {@link IdgenAutoConfiguration}, which builds the generator on it.
@@ -65,6 +69,63 @@ public class IdgenLeaseAutoConfiguration {
                 ObjectProvider<org.apache.curator.framework.CuratorFramework> client) {
             // made while the lease is made, the client is destroyed after it (singletons go in reverse order)
             return ZooKeeperLeases.acquire(properties.getMachineId().getZookeeper(), layout, client.getIfAvailable());
+        }
+    }
+
+    /**
+     * {@code idgen.machine-id.source=redis}: the application's {@code StatefulRedisConnection<String,
+     * String>} bean, else a connection of its {@code RedisClient} bean, else of a client for
+     * {@code idgen.machine-id.redis.url}.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = {"dev.idgen.lease.redis.RedisMachineIdLease", "io.lettuce.core.RedisClient"})
+    @ConditionalOnProperty(name = "idgen.machine-id.source", havingValue = "redis")
+    static class Redis {
+
+        @Bean
+        @ConditionalOnMissingBean
+        @ConditionalOnProperty(name = "idgen.machine-id.redis.url")
+        io.lettuce.core.RedisClient idgenRedisClient(IdgenProperties properties) {
+            return RedisLeases.client(properties.getMachineId().getRedis());
+        }
+
+        @Bean
+        @ConditionalOnMissingBean(MachineIdLease.class)
+        RedisLeases.LeaseConnection idgenRedisLeaseConnection(IdgenProperties properties,
+                ObjectProvider<io.lettuce.core.api.StatefulRedisConnection<String, String>> connection,
+                ObjectProvider<io.lettuce.core.RedisClient> client) {
+            return RedisLeases.connect(properties.getMachineId().getRedis(), connection.getIfUnique(),
+                    client.getIfUnique());
+        }
+
+        @Bean
+        @ConditionalOnMissingBean(MachineIdLease.class)
+        MachineIdLease idgenMachineIdLease(IdgenProperties properties, SnowflakeLayout layout,
+                RedisLeases.LeaseConnection connection) {
+            // the connection is made first, so it is closed after the lease (singletons go in reverse order)
+            return RedisLeases.acquire(properties.getMachineId().getRedis(), layout, connection);
+        }
+    }
+
+    /** {@code idgen.machine-id.source=etcd}: the application's jetcd {@code Client} bean, else one for the endpoints. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = {"dev.idgen.lease.etcd.EtcdMachineIdLease", "io.etcd.jetcd.Client"})
+    @ConditionalOnProperty(name = "idgen.machine-id.source", havingValue = "etcd")
+    static class Etcd {
+
+        @Bean
+        @ConditionalOnMissingBean
+        @Conditional(EtcdLeases.OnEndpoints.class)
+        io.etcd.jetcd.Client idgenEtcdClient(IdgenProperties properties) {
+            return EtcdLeases.client(properties.getMachineId().getEtcd());
+        }
+
+        @Bean
+        @ConditionalOnMissingBean(MachineIdLease.class)
+        MachineIdLease idgenMachineIdLease(IdgenProperties properties, SnowflakeLayout layout,
+                ObjectProvider<io.etcd.jetcd.Client> client) {
+            // made while the lease is made, the client is destroyed after it (singletons go in reverse order)
+            return EtcdLeases.acquire(properties.getMachineId().getEtcd(), layout, client.getIfUnique());
         }
     }
 }

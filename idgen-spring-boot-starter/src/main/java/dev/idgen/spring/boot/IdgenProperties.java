@@ -2,13 +2,16 @@ package dev.idgen.spring.boot;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
  * The {@code idgen.*} properties.
  *
  * <pre>
- * idgen.machine-id.source=jdbc              # fixed | env | pod-ordinal | jdbc | zookeeper (required)
+ * idgen.machine-id.source=jdbc              # fixed | env | pod-ordinal | jdbc | zookeeper | redis | etcd (required)
  * idgen.snowflake.layout=twitter            # twitter | discord | instagram | sonyflake | custom
  * idgen.snowflake.clock-backwards=wait      # wait | refuse | run-ahead
  * idgen.snowflake.clock-backwards-max=5ms
@@ -67,7 +70,11 @@ public class IdgenProperties {
         /** A lease on a table in the application's {@code DataSource} (idgen-lease-jdbc). */
         JDBC,
         /** A lease on ZooKeeper (idgen-lease-zookeeper). */
-        ZOOKEEPER
+        ZOOKEEPER,
+        /** A lease on Redis (idgen-lease-redis, Lettuce). */
+        REDIS,
+        /** A lease on etcd (idgen-lease-etcd, jetcd). */
+        ETCD
     }
 
     /** {@code idgen.snowflake.*}. */
@@ -224,7 +231,7 @@ public class IdgenProperties {
 
     /** {@code idgen.machine-id.*}. */
     public static class MachineId {
-        /** Where the machine id comes from: fixed, env, pod-ordinal, jdbc or zookeeper. Required for the Snowflake generator. */
+        /** Where the machine id comes from: fixed, env, pod-ordinal, jdbc, zookeeper, redis or etcd. Required for the Snowflake generator. */
         private Source source;
         /** The machine id, for source fixed. */
         private Long value;
@@ -232,6 +239,8 @@ public class IdgenProperties {
         private String variable;
         private final Jdbc jdbc = new Jdbc();
         private final Zookeeper zookeeper = new Zookeeper();
+        private final Redis redis = new Redis();
+        private final Etcd etcd = new Etcd();
 
         /** Creates the defaults. */
         public MachineId() {
@@ -288,18 +297,72 @@ public class IdgenProperties {
         public Zookeeper getZookeeper() {
             return zookeeper;
         }
+
+        /** {@return the Redis lease's properties} */
+        public Redis getRedis() {
+            return redis;
+        }
+
+        /** {@return the etcd lease's properties} */
+        public Etcd getEtcd() {
+            return etcd;
+        }
+    }
+
+    /** The timings of a lease with a TTL on its coordinator: {@code ttl} and {@code renew-every}. */
+    public abstract static class TimedLease {
+        /** How long a claim or renewal lasts, by the coordinator's clock. */
+        private Duration ttl = Duration.ofSeconds(30);
+        /** The pause between renewals; default a fifth of the TTL. */
+        private Duration renewEvery;
+
+        /** Creates the defaults. */
+        protected TimedLease() {
+        }
+
+        /** {@return the TTL} */
+        public Duration getTtl() {
+            return ttl;
+        }
+
+        /**
+         * Sets the TTL.
+         *
+         * @param ttl the TTL
+         */
+        public void setTtl(Duration ttl) {
+            this.ttl = ttl;
+        }
+
+        /** {@return the renewal pause, or null for a fifth of the TTL} */
+        public Duration getRenewEvery() {
+            return renewEvery;
+        }
+
+        /**
+         * Sets the renewal pause.
+         *
+         * @param renewEvery the renewal pause
+         */
+        public void setRenewEvery(Duration renewEvery) {
+            this.renewEvery = renewEvery;
+        }
+
+        /** Gives a lease builder the TTL, and the renewal pause when one is set (else its default holds). */
+        void timings(Consumer<Duration> ttl, Consumer<Duration> renewEvery) {
+            ttl.accept(this.ttl);
+            if (this.renewEvery != null) {
+                renewEvery.accept(this.renewEvery);
+            }
+        }
     }
 
     /** {@code idgen.machine-id.jdbc.*}. */
-    public static class Jdbc {
+    public static class Jdbc extends TimedLease {
         /** The lease table. */
         private String table = "idgen_machine_lease";
         /** Whether to create the lease table if it does not exist. */
         private boolean createTable = true;
-        /** How long a claim or renewal lasts by the database's clock. */
-        private Duration ttl = Duration.ofSeconds(30);
-        /** The pause between renewals; default a fifth of the TTL. */
-        private Duration renewEvery;
 
         /** Creates the defaults. */
         public Jdbc() {
@@ -332,33 +395,88 @@ public class IdgenProperties {
         public void setCreateTable(boolean createTable) {
             this.createTable = createTable;
         }
+    }
 
-        /** {@return the TTL} */
-        public Duration getTtl() {
-            return ttl;
+    /** {@code idgen.machine-id.redis.*}. */
+    public static class Redis extends TimedLease {
+        /**
+         * The Redis server, as a Lettuce URI (redis://[user:password@]host[:port][/database], rediss:// for
+         * TLS), used unless the application has a StatefulRedisConnection or RedisClient bean.
+         */
+        private String url;
+        /** The start of every key the lease uses; one prefix per machine-id space (per service). */
+        private String keyPrefix = "idgen:lease:";
+
+        /** Creates the defaults. */
+        public Redis() {
+        }
+
+        /** {@return the Redis URI, or null} */
+        public String getUrl() {
+            return url;
         }
 
         /**
-         * Sets the TTL.
+         * Sets the Redis URI.
          *
-         * @param ttl the TTL
+         * @param url the Redis URI
          */
-        public void setTtl(Duration ttl) {
-            this.ttl = ttl;
+        public void setUrl(String url) {
+            this.url = url;
         }
 
-        /** {@return the renewal pause, or null for a fifth of the TTL} */
-        public Duration getRenewEvery() {
-            return renewEvery;
+        /** {@return the key prefix} */
+        public String getKeyPrefix() {
+            return keyPrefix;
         }
 
         /**
-         * Sets the renewal pause.
+         * Sets the key prefix.
          *
-         * @param renewEvery the renewal pause
+         * @param keyPrefix the key prefix
          */
-        public void setRenewEvery(Duration renewEvery) {
-            this.renewEvery = renewEvery;
+        public void setKeyPrefix(String keyPrefix) {
+            this.keyPrefix = keyPrefix;
+        }
+    }
+
+    /** {@code idgen.machine-id.etcd.*}. */
+    public static class Etcd extends TimedLease {
+        /** The etcd members' client URLs (http://host:2379,...), used unless the application has a jetcd Client bean. */
+        private List<String> endpoints = new ArrayList<>();
+        /** The key prefix of this machine-id space, without a trailing slash. */
+        private String namespace = "/idgen/machine-ids";
+
+        /** Creates the defaults. */
+        public Etcd() {
+        }
+
+        /** {@return the endpoints, empty when not configured} */
+        public List<String> getEndpoints() {
+            return endpoints;
+        }
+
+        /**
+         * Sets the endpoints.
+         *
+         * @param endpoints the endpoints
+         */
+        public void setEndpoints(List<String> endpoints) {
+            this.endpoints = endpoints;
+        }
+
+        /** {@return the namespace} */
+        public String getNamespace() {
+            return namespace;
+        }
+
+        /**
+         * Sets the namespace.
+         *
+         * @param namespace the namespace
+         */
+        public void setNamespace(String namespace) {
+            this.namespace = namespace;
         }
     }
 

@@ -14,10 +14,8 @@ final class JdbcLeases {
 
     static MachineIdLease acquire(IdgenProperties.Jdbc p, SnowflakeLayout layout, DataSource dataSource) {
         JdbcMachineIdLease.Builder b = JdbcMachineIdLease.builder(dataSource).table(p.getTable())
-                .createTable(p.isCreateTable()).maxMachineId(layout.maxMachineId()).ttl(p.getTtl());
-        if (p.getRenewEvery() != null) {
-            b.renewEvery(p.getRenewEvery());
-        }
+                .createTable(p.isCreateTable()).maxMachineId(layout.maxMachineId());
+        p.timings(b::ttl, b::renewEvery);
         try {
             return b.acquire(); // closed (released) by Spring at shutdown: JdbcMachineIdLease.close()
         } catch (MachineIdLeaseException | IllegalArgumentException e) {

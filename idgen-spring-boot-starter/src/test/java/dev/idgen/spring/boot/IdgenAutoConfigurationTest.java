@@ -47,6 +47,9 @@ class IdgenAutoConfigurationTest {
             assertThat(root).isInstanceOf(IdgenConfigurationException.class);
             assertThat(root.getMessage()).contains("idgen.machine-id.source", "fixed", "env", "pod-ordinal", "jdbc",
                     "zookeeper", "idgen.snowflake.enabled=false");
+            assertThat(root.getMessage()).contains("\n  redis        a lease on Redis at idgen.machine-id.redis.url",
+                    "(needs dev.idgen:idgen-lease-redis)", "\n  etcd         a lease on etcd at idgen.machine-id.etcd.endpoints",
+                    "(needs dev.idgen:idgen-lease-etcd)");
         });
     }
 
@@ -328,11 +331,15 @@ class IdgenAutoConfigurationTest {
             assertThat(in).isNotNull();
             String json = new String(in.readAllBytes(), StandardCharsets.UTF_8);
             assertThat(json).contains("\"idgen.machine-id.source\"", "\"idgen.snowflake.layout\"",
-                    "\"idgen.machine-id.jdbc.ttl\"", "\"idgen.uuid-v7.monotonic\"");
+                    "\"idgen.machine-id.jdbc.ttl\"", "\"idgen.uuid-v7.monotonic\"", "\"idgen.machine-id.redis.url\"",
+                    "\"idgen.machine-id.redis.key-prefix\"", "\"idgen.machine-id.redis.ttl\"",
+                    "\"idgen.machine-id.redis.renew-every\"", "\"idgen.machine-id.etcd.endpoints\"",
+                    "\"idgen.machine-id.etcd.namespace\"", "\"idgen.machine-id.etcd.ttl\"",
+                    "\"idgen.machine-id.jdbc.renew-every\"");
         }
     }
 
-    private static Throwable rootCause(Throwable t) {
+    static Throwable rootCause(Throwable t) {
         Throwable c = t;
         while (c != null && !(c instanceof IdgenConfigurationException) && c.getCause() != null) {
             c = c.getCause();

@@ -1,0 +1,86 @@
+package dev.idgen.spring.boot;
+
+import dev.idgen.lease.redis.RedisMachineIdLease;
+import dev.idgen.machine.MachineIdLease;
+import dev.idgen.machine.MachineIdLeaseException;
+import dev.idgen.snowflake.SnowflakeLayout;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisException;
+import io.lettuce.core.api.StatefulRedisConnection;
+
+/** {@code idgen.machine-id.source=redis}; loaded only when idgen-lease-redis and Lettuce are present. */
+final class RedisLeases {
+
+    static final String NEEDS = "idgen.machine-id.source=redis needs idgen.machine-id.redis.url"
+            + " (redis://host:port/database) or a RedisClient or StatefulRedisConnection<String, String> bean";
+
+    private RedisLeases() {
+    }
+
+    static RedisClient client(IdgenProperties.Redis p) {
+        try {
+            return RedisClient.create(p.getUrl());
+        } catch (IllegalArgumentException e) {
+            throw new IdgenConfigurationException("idgen.machine-id.redis.url=" + redact(p.getUrl())
+                    + " is not a Redis URI; allowed: redis://[user:password@]host[:port][/database], or rediss:// for"
+                    + " TLS: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The connection the lease uses: the application's own {@code StatefulRedisConnection<String, String>}
+     * bean if it has one (left to the application to close), else a new one from the client (closed at
+     * shutdown, after the lease).
+     */
+    static LeaseConnection connect(IdgenProperties.Redis p, StatefulRedisConnection<String, String> own,
+            RedisClient client) {
+        if (own != null) {
+            return new LeaseConnection(own, false);
+        }
+        if (client == null) {
+            throw new IdgenConfigurationException(NEEDS);
+        }
+        try {
+            return new LeaseConnection(client.connect(), true);
+        } catch (RedisException e) {
+            throw new IdgenConfigurationException("idgen.machine-id.source=redis: could not connect to Redis "
+                    + (p.getUrl() != null ? "at idgen.machine-id.redis.url=" + redact(p.getUrl())
+                    : "with the application's RedisClient") + ": " + e.getMessage(), e);
+        }
+    }
+
+    static MachineIdLease acquire(IdgenProperties.Redis p, SnowflakeLayout layout, LeaseConnection connection) {
+        try {
+            RedisMachineIdLease.Builder b = RedisMachineIdLease.builder(connection.connection)
+                    .keyPrefix(p.getKeyPrefix()).layout(layout);
+            p.timings(b::ttl, b::renewEvery);
+            return b.acquire(); // closed (released) by Spring at shutdown, before the connection
+        } catch (MachineIdLeaseException | IllegalArgumentException e) {
+            throw new IdgenConfigurationException("idgen.machine-id.source=redis: no machine id could be claimed"
+                    + " under key prefix " + p.getKeyPrefix() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** A Redis URI without its password, for messages. */
+    static String redact(String url) {
+        return url == null ? null : url.replaceAll("(?<=//)[^@/]*@", "***@");
+    }
+
+    /** The lease's connection, closed at shutdown if the starter opened it. */
+    static final class LeaseConnection implements AutoCloseable {
+        final StatefulRedisConnection<String, String> connection;
+        private final boolean opened;
+
+        LeaseConnection(StatefulRedisConnection<String, String> connection, boolean opened) {
+            this.connection = connection;
+            this.opened = opened;
+        }
+
+        @Override
+        public void close() {
+            if (opened) {
+                connection.close();
+            }
+        }
+    }
+}
