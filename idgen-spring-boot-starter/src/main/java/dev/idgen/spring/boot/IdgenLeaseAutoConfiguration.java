@@ -102,7 +102,7 @@ public class IdgenLeaseAutoConfiguration {
         @ConditionalOnMissingBean(MachineIdLease.class)
         MachineIdLease idgenMachineIdLease(IdgenProperties properties, SnowflakeLayout layout,
                 RedisLeases.LeaseConnection connection) {
-            // the connection is made first, so it is closed after the lease (singletons go in reverse order)
+            // the lease depends on the connection bean, so Spring closes the lease (releasing the id) first
             return RedisLeases.acquire(properties.getMachineId().getRedis(), layout, connection);
         }
     }
