@@ -265,6 +265,11 @@ public final class LeaseFleet {
             for (int i = 0; i < s.die(); i++) {
                 deadIndex.put(leases.get(i).machineId(), i);
             }
+            // a lease shut on losing its connection shows no fence any more: keep the last one it had
+            long[] fenceAtDeath = new long[s.die()];
+            for (int i = 0; i < s.die(); i++) {
+                fenceAtDeath[i] = millis(members.get(i).fence());
+            }
             long diedAt = System.currentTimeMillis();
             for (int i = 0; i < s.die(); i++) {
                 members.get(i).die();
@@ -322,7 +327,7 @@ public final class LeaseFleet {
                 if (i == null) {
                     continue;
                 }
-                long fence = members.get(i).fence().toEpochMilli();
+                long fence = Math.max(fenceAtDeath[i], millis(members.get(i).fence())); // a renewal in flight
                 long margin = e.getValue() - fence;
                 minMargin = Math.min(minMargin, margin);
                 if (margin <= 0) {
@@ -353,6 +358,10 @@ public final class LeaseFleet {
             closing.addAll(members);
             closeAll(closing);
         }
+    }
+
+    private static long millis(Instant fence) {
+        return fence.isBefore(Instant.EPOCH) ? Long.MIN_VALUE : fence.toEpochMilli();
     }
 
     private static void requireHeld(String name, String when, List<FencingLease> leases) {
