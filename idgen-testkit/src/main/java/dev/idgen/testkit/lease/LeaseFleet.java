@@ -160,6 +160,14 @@ public final class LeaseFleet {
             Duration window = ttl.compareTo(Duration.ofSeconds(6)) > 0 ? ttl : Duration.ofSeconds(6);
             return new Settings(n, Math.min(100, n / 2), 32, ttl, window, ttl.multipliedBy(3).plusSeconds(30));
         }
+
+        /**
+         * @param threads how many threads make the first claims
+         * @return these settings with that many
+         */
+        public Settings withParallelism(int threads) {
+            return new Settings(claimers, die, threads, ttl, steadyWindow, reclaimLimit);
+        }
     }
 
     /**
