@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Timeout;
 /**
  * The fleet check against an in-memory coordinator (real time, a dead holder's id free 300 ms after
  * its death, its fence 100 ms after): a correct coordinator passes; one that frees a dead holder's
- * id at once, one that gives an id twice, and one whose refusal does not say how to widen the space
+ * id at once (its fence 5 s after the death), one that gives an id twice, and one whose refusal does not say how to widen the space
  * each fail, for that reason. So the check can fail.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -29,14 +29,16 @@ class LeaseFleetTest {
     /** Ids 0..max; a slot is free once its holder has been dead for {@code freeAfter} ms. */
     private static final class Coordinator implements LeaseFleet.Backend {
         final long freeAfterMillis;
+        final long fenceLeadMillis;
         final boolean giveTwice;
         final String full;
         final long[] deadSince = new long[64];
         final boolean[] taken = new boolean[64];
         final AtomicLong ops = new AtomicLong();
 
-        Coordinator(long freeAfterMillis, boolean giveTwice, String full) {
+        Coordinator(long freeAfterMillis, long fenceLeadMillis, boolean giveTwice, String full) {
             this.freeAfterMillis = freeAfterMillis;
+            this.fenceLeadMillis = fenceLeadMillis;
             this.giveTwice = giveTwice;
             this.full = full;
         }
@@ -89,8 +91,8 @@ class LeaseFleetTest {
 
                 @Override
                 public Instant fence() {
-                    // renewed until its death: the fence stays 100 ms ahead, then stops
-                    return Instant.ofEpochMilli((diedAt == 0 ? System.currentTimeMillis() : diedAt) + 100);
+                    // renewed until its death: the fence stays ahead, then stops
+                    return Instant.ofEpochMilli((diedAt == 0 ? System.currentTimeMillis() : diedAt) + fenceLeadMillis);
                 }
 
                 @Override
@@ -120,7 +122,7 @@ class LeaseFleetTest {
 
     @Test
     void aCoordinatorThatFreesIdsOnlyAfterExpiryPasses() {
-        LeaseFleet.Result r = LeaseFleet.run("fake", new Coordinator(300, false, GOOD), SMALL);
+        LeaseFleet.Result r = LeaseFleet.run("fake", new Coordinator(300, 100, false, GOOD), SMALL);
         assertEquals(20, r.claimers());
         assertEquals(5, r.died());
         assertTrue(r.firstReclaimMillis() >= 300, r.toString());
@@ -131,21 +133,21 @@ class LeaseFleetTest {
     @Test
     void aCoordinatorThatFreesADeadHoldersIdAtOnceFails() {
         AssertionError e = assertThrows(AssertionError.class,
-                () -> LeaseFleet.run("fake", new Coordinator(0, false, GOOD), SMALL));
+                () -> LeaseFleet.run("fake", new Coordinator(0, 5000, false, GOOD), SMALL));
         assertTrue(e.getMessage().contains("not after its dead holder's fence"), e.getMessage());
     }
 
     @Test
     void aCoordinatorThatGivesAnIdTwiceFails() {
         AssertionError e = assertThrows(AssertionError.class,
-                () -> LeaseFleet.run("fake", new Coordinator(300, true, GOOD), SMALL));
+                () -> LeaseFleet.run("fake", new Coordinator(300, 100, true, GOOD), SMALL));
         assertTrue(e.getMessage().contains("distinct ids"), e.getMessage());
     }
 
     @Test
     void aRefusalThatDoesNotSayHowToWidenTheSpaceFails() {
         AssertionError e = assertThrows(AssertionError.class, () -> LeaseFleet.run("fake",
-                new Coordinator(300, false, "Every machine id 0..MAX is held; free one or widen the range"), SMALL));
+                new Coordinator(300, 100, false, "Every machine id 0..MAX is held; free one or widen the range"), SMALL));
         assertTrue(e.getMessage().contains("how to widen it"), e.getMessage());
     }
 }
