@@ -84,6 +84,8 @@ class EtcdMachineIdLeaseTest {
                 () -> EtcdLeaseBackend.timings(EtcdMachineIdLease.builder(client)).namespace(ns).maxMachineId(n - 1)
                         .acquire());
         assertTrue(full.getMessage().contains("Every machine id 0..7"), full.getMessage());
+        assertTrue(full.getMessage().contains("raise maxMachineId (up to the layout's maxMachineId()) or use a layout"
+                + " with more machine-id bits"), full.getMessage());
         leases.stream().filter(l -> l.machineId() == 3).findFirst().orElseThrow().close();
         EtcdMachineIdLease again = EtcdLeaseBackend.timings(EtcdMachineIdLease.builder(client)).namespace(ns)
                 .maxMachineId(n - 1).acquire();

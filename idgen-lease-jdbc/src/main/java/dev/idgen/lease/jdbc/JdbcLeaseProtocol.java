@@ -72,7 +72,9 @@ final class JdbcLeaseProtocol {
                 List<Long> candidates = candidates(c, maxMachineId);
                 if (candidates.isEmpty()) {
                     throw new MachineIdLeaseException("Every machine id 0.." + maxMachineId + " in table "
-                            + table.name + " is held by a live lease; free one or widen the range");
+                            + table.name + " is held by a live lease; free one, or widen the space: raise"
+                            + " maxMachineId (up to the layout's maxMachineId()) or use a layout with more"
+                            + " machine-id bits (e.g. SnowflakeLayout.SONYFLAKE, 0..65535)");
                 }
                 for (long id : candidates) {
                     Row row = tryClaim(c, id);

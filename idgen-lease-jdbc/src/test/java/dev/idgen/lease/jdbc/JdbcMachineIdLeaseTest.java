@@ -97,8 +97,9 @@ class JdbcMachineIdLeaseTest {
         JdbcMachineIdLease d = track(b.acquire());
         assertEquals(List.of(0L, 1L, 2L), List.of(a.machineId(), c.machineId(), d.machineId()));
         MachineIdLeaseException full = assertThrows(MachineIdLeaseException.class, b::acquire);
-        assertEquals("Every machine id 0..2 in table " + table + " is held by a live lease; free one or widen the range",
-                full.getMessage());
+        assertEquals("Every machine id 0..2 in table " + table + " is held by a live lease; free one, or widen the"
+                + " space: raise maxMachineId (up to the layout's maxMachineId()) or use a layout with more machine-id"
+                + " bits (e.g. SnowflakeLayout.SONYFLAKE, 0..65535)", full.getMessage());
         c.close();
         assertFalse(c.isHeld());
         JdbcMachineIdLease again = track(b.acquire());

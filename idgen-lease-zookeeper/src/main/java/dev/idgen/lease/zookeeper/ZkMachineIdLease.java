@@ -782,7 +782,9 @@ public final class ZkMachineIdLease implements FencingLease, AutoCloseable {
                     }
                 }
                 throw new MachineIdLeaseException("Every machine id 0.." + maxMachineId + " under " + leases
-                        + " is held by a live session; free one or widen the range");
+                        + " is held by a live session; free one, or widen the space: raise maxMachineId (up to"
+                        + " the layout's maxMachineId()) or use a layout with more machine-id bits (e.g."
+                        + " SnowflakeLayout.SONYFLAKE, 0..65535)");
             } catch (MachineIdLeaseException e) {
                 throw e;
             } catch (Exception e) {

@@ -122,8 +122,9 @@ class ZkMachineIdLeaseTest {
         CuratorFramework late = client();
         MachineIdLeaseException full = assertThrows(MachineIdLeaseException.class,
                 () -> ZkMachineIdLease.builder(late).serverTickTime(TICK).path("/ids").maxMachineId(2).acquire());
-        assertEquals("Every machine id 0..2 under /ids/leases is held by a live session; free one or widen the range",
-                full.getMessage());
+        assertEquals("Every machine id 0..2 under /ids/leases is held by a live session; free one, or widen the space:"
+                + " raise maxMachineId (up to the layout's maxMachineId()) or use a layout with more machine-id bits"
+                + " (e.g. SnowflakeLayout.SONYFLAKE, 0..65535)", full.getMessage());
 
         String node = new String(late.getData().forPath("/ids/leases/1"), StandardCharsets.UTF_8);
         assertTrue(node.startsWith("owner=p1\nstarted="), node);

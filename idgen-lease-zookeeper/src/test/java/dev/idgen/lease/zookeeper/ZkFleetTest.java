@@ -1,0 +1,173 @@
+package dev.idgen.lease.zookeeper;
+
+import dev.idgen.machine.spi.FencingLease;
+import dev.idgen.testkit.lease.BlackholeProxy;
+import dev.idgen.testkit.lease.LeaseFleet;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryForever;
+import org.apache.curator.test.InstanceSpec;
+import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The testkit's {@link LeaseFleet} on a real, in-process ZooKeeper server (Curator's {@code
+ * TestingServer}). A holder's death is its session's, and a session is a client's: so members share
+ * a Curator client in groups of {@value #GROUP} (a client is three threads and a session; 1,000 of
+ * them would crowd the two cores this runs on), each group behind its own {@link BlackholeProxy}. A
+ * death silences the group's proxy: the server hears nothing more from the session, expires it after
+ * the session timeout, and deletes its nodes; nothing is released. The 100 deaths are ten whole
+ * groups. The renewal load is the server's count of packets received (the {@code srvr} command). The
+ * server's expiry of a session cannot be read per id, so the check there is the dead lease's fence
+ * (and ZooKeeper's own rule: the node goes only with the session). 200 claimers by default; {@code
+ * -Didgen.test.fleet.claimers=1000} for the large setting.
+ */
+@Timeout(value = 600, unit = TimeUnit.SECONDS)
+class ZkFleetTest {
+
+    private static final int GROUP = 10;
+    /** The server's tick: it grants sessions of 2 to 20 ticks, 1 to 10 s. */
+    private static final int TICK_MS = 500;
+    private static final int SESSION_MS = 10_000;
+    private static final Pattern RECEIVED = Pattern.compile("Received: (\\d+)");
+
+    /**
+     * Session 10 s, contact every 2 s, margin 300 ms, skew 1 s: 10 s > 2 x 2 + 2 x 1 + 0.3, and 2 s
+     * >= tick / 2 + margin; the same 10 s and 2 s as the other fleets.
+     */
+    private static ZkMachineIdLease.Builder timings(ZkMachineIdLease.Builder b) {
+        return b.serverTickTime(Duration.ofMillis(TICK_MS)).contactEvery(Duration.ofSeconds(2))
+                .margin(Duration.ofMillis(300)).maxClockSkew(Duration.ofSeconds(1));
+    }
+
+    /** One client, one session, behind one proxy. */
+    private static final class Group {
+        final BlackholeProxy proxy;
+        final CuratorFramework client;
+        volatile boolean dead;
+
+        Group(int serverPort) {
+            try {
+                proxy = new BlackholeProxy(serverPort);
+                client = CuratorFrameworkFactory.builder().connectString("127.0.0.1:" + proxy.port())
+                        .sessionTimeoutMs(SESSION_MS).connectionTimeoutMs(5000).retryPolicy(new RetryForever(200))
+                        .build();
+                client.start();
+                if (!client.blockUntilConnected(30, TimeUnit.SECONDS)) {
+                    throw new IllegalStateException("not connected to ZooKeeper in 30 s");
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+
+        void close() {
+            try {
+                if (dead) {
+                    proxy.close(); // refused at once: the client's close does not wait on silence
+                }
+                client.close();
+                proxy.close();
+            } catch (IOException e) {
+                // closing anyway
+            }
+        }
+    }
+
+    @Test
+    void aFleetClaimsDistinctIdsAndIdsOfHoldersThatDieAreReclaimedOnlyAfterTheirSessionsExpire() throws Exception {
+        System.setProperty("zookeeper.4lw.commands.whitelist", "srvr");
+        Map<Integer, Group> groups = new ConcurrentHashMap<>();
+        try (TestingServer server = new TestingServer(new InstanceSpec(null, -1, -1, -1, true, -1, TICK_MS, 0), true)) {
+            int port = server.getPort();
+            try {
+                LeaseFleet.Result r = LeaseFleet.run("ZooKeeper", new LeaseFleet.Backend() {
+                    @Override
+                    public LeaseFleet.Member member(int index, long maxMachineId) {
+                        Group g = groups.computeIfAbsent(index / GROUP, k -> new Group(port));
+                        ZkMachineIdLease.Builder b = timings(ZkMachineIdLease.builder(g.client)).path("/fleet")
+                                .maxMachineId(maxMachineId).owner("fleet-" + index);
+                        return new LeaseFleet.Member() {
+                            ZkMachineIdLease lease;
+
+                            @Override
+                            public FencingLease acquire() {
+                                lease = b.acquire();
+                                return lease;
+                            }
+
+                            @Override
+                            public Instant fence() {
+                                return lease.fence();
+                            }
+
+                            @Override
+                            public void die() {
+                                g.dead = true;
+                                g.proxy.partition(true); // the whole group's session goes silent
+                            }
+
+                            @Override
+                            public void close() {
+                                if (lease != null && !g.dead) {
+                                    lease.close();
+                                }
+                            }
+                        };
+                    }
+
+                    @Override
+                    public long serverOps() {
+                        String srvr = fourLetters(port, "srvr");
+                        Matcher m = RECEIVED.matcher(srvr);
+                        if (!m.find()) {
+                            throw new IllegalStateException("no packet count in srvr's answer: " + srvr);
+                        }
+                        return Long.parseLong(m.group(1));
+                    }
+
+                    @Override
+                    public String opsName() {
+                        return "packets received";
+                    }
+                }, LeaseFleet.Settings.forTtl(Duration.ofMillis(SESSION_MS)));
+                System.out.println(r + " (" + GROUP + " members per client)");
+            } finally {
+                List<Group> all = new ArrayList<>(groups.values());
+                all.parallelStream().forEach(Group::close);
+            }
+        }
+    }
+
+    private static String fourLetters(int port, String command) {
+        try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
+            OutputStream out = s.getOutputStream();
+            out.write(command.getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            InputStream in = s.getInputStream();
+            return new String(in.readAllBytes(), StandardCharsets.US_ASCII);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
