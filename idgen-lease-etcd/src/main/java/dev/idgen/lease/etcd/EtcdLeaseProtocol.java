@@ -145,7 +145,7 @@ final class EtcdLeaseProtocol {
     }
 
     /** Whether {@code t} is etcd's answer that the lease does not exist (expired or revoked). */
-    private static boolean leaseNotFound(Throwable t) {
+    static boolean leaseNotFound(Throwable t) {
         for (Throwable c = t; c != null; c = c.getCause()) {
             if (c instanceof EtcdException ee && ee.getErrorCode() == ErrorCode.NOT_FOUND) {
                 return true;

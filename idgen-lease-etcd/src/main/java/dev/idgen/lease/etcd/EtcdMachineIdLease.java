@@ -17,6 +17,7 @@ import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -282,7 +283,11 @@ public final class EtcdMachineIdLease implements FencingLease, AutoCloseable {
     public static final class Builder {
         private final Client client;
         private String namespace = "/idgen/machine-ids";
+        /** How many times one claim may take a new grant after its grant expired mid-claim. */
+        private static final int MAX_REGRANTS = 3;
+
         private final LeaseSettings settings = new LeaseSettings(Duration.ofSeconds(30), 1023);
+        private LongConsumer afterGrant = leaseId -> { };
 
         private Builder(Client client) {
             this.client = Objects.requireNonNull(client, "client");
@@ -392,6 +397,12 @@ public final class EtcdMachineIdLease implements FencingLease, AutoCloseable {
             return this;
         }
 
+        /** Tests: runs with the id of every etcd lease a claim is granted, before it claims under it. */
+        Builder afterGrant(LongConsumer afterGrant) {
+            this.afterGrant = Objects.requireNonNull(afterGrant, "afterGrant");
+            return this;
+        }
+
         /**
          * Claims the lowest free machine id, keeps it alive once (a claim's own grant opens no
          * fence) and returns the lease, renewing in the background.
@@ -413,11 +424,27 @@ public final class EtcdMachineIdLease implements FencingLease, AutoCloseable {
             Long mark = null;
             try {
                 grant = protocol.grant();
+                afterGrant.accept(grant.leaseId());
                 Set<Long> held = protocol.heldIds();
+                int regrants = 0;
                 for (long i = 0; i <= maxMachineId && mark == null; i++) {
-                    if (!held.contains(i)) {
+                    if (held.contains(i)) {
+                        continue;
+                    }
+                    try {
                         mark = protocol.claim(i, grant.leaseId()); // null: another claimer was faster
                         id = i;
+                    } catch (EtcdCallException e) {
+                        // Our grant ran out while we lost races on lower ids (a large fleet claiming at
+                        // once): nothing was written under it, so take a new grant and try this id again.
+                        if (!EtcdLeaseProtocol.leaseNotFound(e) || ++regrants > MAX_REGRANTS) {
+                            throw e;
+                        }
+                        LOG.debug("etcd lease {} expired before a claim under {} won an id; granting a new one",
+                                Long.toHexString(grant.leaseId()), namespace);
+                        grant = protocol.grant();
+                        afterGrant.accept(grant.leaseId());
+                        i--;
                     }
                 }
                 if (mark == null) {

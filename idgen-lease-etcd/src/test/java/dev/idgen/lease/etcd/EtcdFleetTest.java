@@ -37,13 +37,6 @@ import org.junit.jupiter.api.Timeout;
 class EtcdFleetTest {
 
     private static final int GROUP = 10;
-    /**
-     * 8, not the fleet's 32: the etcd claim grants its etcd lease first and then tries the free ids
-     * one transaction at a time, so with 32 claimers racing over 1,000 ids on two loaded cores some
-     * grants outlived their 10 s TTL before the claim won an id, and acquire() failed with etcd's
-     * "requested lease not found" (20 of 1,000 claims in one run).
-     */
-    private static final int CLAIMING_THREADS = 8;
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     /** ttl 10 s, renew 2 s, margin 1 s, skew 1 s: headroom 3 s, as the other fleets (see RedisFleetTest). */
@@ -148,8 +141,8 @@ class EtcdFleetTest {
                             throw new IllegalStateException("LeaseTimeToLive of machine id " + dead.machineId(), e);
                         }
                     }
-                }, LeaseFleet.Settings.forTtl(Duration.ofSeconds(10)).withParallelism(CLAIMING_THREADS));
-                System.out.println(r + " (" + GROUP + " members per client, " + CLAIMING_THREADS + " claiming threads)");
+                }, LeaseFleet.Settings.forTtl(Duration.ofSeconds(10)));
+                System.out.println(r + " (" + GROUP + " members per client)");
             } finally {
                 List<Group> all = new ArrayList<>(groups.values());
                 all.parallelStream().forEach(Group::close);

@@ -95,6 +95,38 @@ class EtcdMachineIdLeaseTest {
     }
 
     @Test
+    void aGrantThatExpiresBeforeTheClaimWinsIsReplacedAndTheClaimGoesOn(TestInfo info) throws Exception {
+        // etcd revokes the claim's first grant before it claims, as when a large fleet's claims lose
+        // races on lower ids for longer than the TTL: the claim takes a new grant and still wins id 0
+        List<Long> grants = new ArrayList<>();
+        EtcdMachineIdLease lease = EtcdLeaseBackend.timings(EtcdMachineIdLease.builder(client)).namespace(namespace(info))
+                .maxMachineId(0).background(false).afterGrant(id -> {
+                    grants.add(id);
+                    if (grants.size() == 1) {
+                        client.getLeaseClient().revoke(id).join();
+                    }
+                }).acquire();
+        assertEquals(2, grants.size(), "one grant revoked, one more taken");
+        assertEquals(0, lease.machineId());
+        assertTrue(lease.isHeld(), lease.toString());
+        assertTrue(lease.renewNow(), "the lease lives under the second grant");
+        lease.close();
+    }
+
+    @Test
+    void aClaimWhoseEveryGrantIsGoneGivesUpAfterThreeNewOnes(TestInfo info) {
+        List<Long> grants = new ArrayList<>();
+        MachineIdLeaseException e = assertThrows(MachineIdLeaseException.class,
+                () -> EtcdLeaseBackend.timings(EtcdMachineIdLease.builder(client)).namespace(namespace(info))
+                        .maxMachineId(0).background(false).afterGrant(id -> {
+                            grants.add(id);
+                            client.getLeaseClient().revoke(id).join();
+                        }).acquire());
+        assertEquals(4, grants.size(), "the first grant and three more");
+        assertTrue(e.getMessage().startsWith("Could not claim a machine id under etcd /idgen-etcd-test/"), e.getMessage());
+    }
+
+    @Test
     void timingsAndTtlThatDoNotFitAreRejectedNamingTheNumbers() {
         IllegalArgumentException sub = assertThrows(IllegalArgumentException.class,
                 () -> EtcdMachineIdLease.builder(client).ttl(Duration.ofMillis(2500)));
