@@ -46,11 +46,12 @@ public record DecodedSnowflake(String input, boolean hex, SnowflakeId id) implem
     }
 
     /**
-     * The ID in decimal, the layout, the machine field (and, when the layout splits it, each part
-     * under its name), and the sequence under the layout's name for it.
+     * The ID in decimal, the layout, its field order (high bits first), the ticks, the machine field
+     * (and, when the layout splits it, each part under its name), and the sequence under the layout's
+     * name for it.
      *
      * @return e.g. for Discord's documented ID: {@code id=175928847299117063}, {@code layout=discord (...)},
-     *     {@code machine=32}, {@code worker=1}, {@code process=0}, {@code increment=7}
+     *     {@code order=time-machine-sequence}, {@code ticks=...}, {@code machine=32}, {@code worker=1}, {@code process=0}, {@code increment=7}
      */
     @Override
     public List<IdField> fields() {
@@ -58,6 +59,7 @@ public record DecodedSnowflake(String input, boolean hex, SnowflakeId id) implem
         List<IdField> out = new ArrayList<>();
         out.add(IdField.text("id", Long.toUnsignedString(id.id())));
         out.add(IdField.text("layout", layout.toString()));
+        out.add(IdField.text("order", layout.fieldOrder().hyphenated()));
         out.add(IdField.number("ticks", (id.timestamp().toEpochMilli() - layout.epoch().toEpochMilli())
                 / layout.tickMillis(), layout.tickMillis() + " ms ticks since " + layout.epoch()));
         List<SnowflakeLayout.Part> parts = layout.machineParts();
