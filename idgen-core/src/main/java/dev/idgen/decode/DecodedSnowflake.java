@@ -33,10 +33,19 @@ public record DecodedSnowflake(String input, boolean hex, SnowflakeId id) implem
         return "Snowflake";
     }
 
-    /** {@return {@code decimal, layout <name>} or {@code hex, layout <name>}} */
+    /**
+     * @return {@code decimal, layout <name>} or {@code hex, layout <name>}, followed by
+     *     {@code , order machine-time-sequence} when the layout puts the machine id above the time
+     */
     @Override
     public String readAs() {
-        return (hex ? "hex" : "decimal") + ", layout " + id.layout().name();
+        return (hex ? "hex" : "decimal") + ", layout " + layoutText();
+    }
+
+    private String layoutText() {
+        SnowflakeLayout layout = id.layout();
+        return layout.name() + (layout.fieldOrder() == SnowflakeLayout.FieldOrder.MACHINE_TIME_SEQUENCE
+                ? ", order " + layout.fieldOrder().hyphenated() : "");
     }
 
     /** {@return the start of the tick the ID was made in (always present)} */
@@ -75,11 +84,12 @@ public record DecodedSnowflake(String input, boolean hex, SnowflakeId id) implem
 
     /**
      * @return e.g. {@code Snowflake 175928847299117063 (layout discord): time 2016-04-30T11:18:25.796Z,
-     *     machine 32 (worker 1, process 0), increment 7}
+     *     machine 32 (worker 1, process 0), increment 7}; with the machine id on top, {@code (layout
+     *     twitter, order machine-time-sequence)}
      */
     @Override
     public String toString() {
-        return "Snowflake " + Long.toUnsignedString(id.id()) + " (layout " + id.layout().name() + "): time "
+        return "Snowflake " + Long.toUnsignedString(id.id()) + " (layout " + layoutText() + "): time "
                 + id.timestamp() + ", machine " + id.machineDescription() + ", " + id.layout().sequenceName()
                 + " " + id.sequence();
     }

@@ -101,7 +101,23 @@ class IdDecoderTest {
         assertEquals("5", f.get("sequence"));
         assertEquals(Optional.of(Instant.ofEpochMilli(1288834974657L + 1_000_000L)), d.time());
         assertTrue(f.get("layout").startsWith("twitter (10 machine bits"), f.get("layout"));
+        assertEquals("decimal, layout twitter, order machine-time-sequence", d.readAs());
+        assertEquals("Snowflake " + id + " (layout twitter, order machine-time-sequence): time "
+                + Instant.ofEpochMilli(1288834974657L + 1_000_000L) + ", machine 73 (datacenter 2, worker 9),"
+                + " sequence 5", d.toString());
         assertEquals("time-machine-sequence", fields(IdDecoder.decode(Long.toString(id))).get("order"));
+    }
+
+    @Test
+    void aMachineFirstSnowflakeReadAsTimeFirstSuggestsTheMachineFirstReading() {
+        // machine 1000 on top reads, time first, as about 1000 << 31 ms (68 years) after twepoch: 2078
+        long id = 1000L << 53 | 1_000_000L << 12 | 5;
+        Reading r = IdDecoder.readings(Long.toString(id), SnowflakeLayout.TWITTER, NOW).get(0);
+        assertFalse(r.plausible());
+        DecodedId first = r.alternatives().get(0);
+        assertEquals("decimal, layout twitter, order machine-time-sequence", first.readAs());
+        assertEquals(Optional.of(Instant.ofEpochMilli(1288834974657L + 1_000_000L)), first.time());
+        assertEquals("1000", fields(first).get("machine"));
     }
 
     @Test
