@@ -86,6 +86,28 @@ class IdgenAutoConfigurationTest {
     }
 
     @Test
+    void theFieldOrderPropertyPutsTheMachineIdOnTop() {
+        runner.withPropertyValues("idgen.machine-id.source=fixed", "idgen.machine-id.value=613",
+                "idgen.snowflake.field-order=machine-time-sequence").run(context -> {
+                    assertThat(context).hasNotFailed();
+                    SnowflakeGenerator snowflake = context.getBean(SnowflakeGenerator.class);
+                    assertThat(snowflake.layout()).isEqualTo(
+                            SnowflakeLayout.TWITTER.withFieldOrder(SnowflakeLayout.FieldOrder.MACHINE_TIME_SEQUENCE));
+                    assertThat(snowflake.nextLong() >>> 53).isEqualTo(613L);
+                });
+        runner.withPropertyValues("idgen.machine-id.source=fixed", "idgen.machine-id.value=1",
+                "idgen.snowflake.layout=discord", "idgen.snowflake.field-order=machine-time-sequence").run(context ->
+                assertThat(rootCause(context.getStartupFailure()).getMessage()).startsWith(
+                        "idgen.snowflake.field-order=machine-time-sequence does not fit idgen.snowflake.layout=discord:"
+                        + " layout discord: field order MACHINE_TIME_SEQUENCE"));
+        runner.withPropertyValues("idgen.machine-id.source=fixed", "idgen.machine-id.value=1",
+                "idgen.snowflake.field-order=sideways").run(context ->
+                assertThat(rootCause(context.getStartupFailure()).getMessage()).isEqualTo(
+                        "idgen.snowflake.field-order=sideways is not a field order; allowed: time-machine-sequence,"
+                        + " time-sequence-machine, machine-time-sequence, or unset for the layout's own"));
+    }
+
+    @Test
     void badValuesFailNamingThePropertyAndWhatIsAllowed() {
         runner.withPropertyValues("idgen.machine-id.source=fixed", "idgen.machine-id.value=1024").run(context ->
                 assertThat(rootCause(context.getStartupFailure())).hasMessage(
@@ -328,6 +350,7 @@ class IdgenAutoConfigurationTest {
             assertThat(in).isNotNull();
             String json = new String(in.readAllBytes(), StandardCharsets.UTF_8);
             assertThat(json).contains("\"idgen.machine-id.source\"", "\"idgen.snowflake.layout\"",
+                    "\"idgen.snowflake.field-order\"", "\"machine-time-sequence\"",
                     "\"idgen.machine-id.jdbc.ttl\"", "\"idgen.uuid-v7.monotonic\"");
         }
     }
