@@ -142,8 +142,8 @@ public final class IdDecoder {
         long id = read.id().id();
         List<SnowflakeLayout> candidates = new ArrayList<>();
         SnowflakeLayout given = read.id().layout();
-        if (given.fieldOrder() != SnowflakeLayout.FieldOrder.MACHINE_TIME_SEQUENCE
-                && given.machineBits() > 0 && given.totalBits() < Long.SIZE) {
+        // the layout itself is skipped below when it is already machine-first
+        if (given.machineBits() > 0 && given.totalBits() < Long.SIZE) {
             candidates.add(given.withFieldOrder(SnowflakeLayout.FieldOrder.MACHINE_TIME_SEQUENCE));
         }
         candidates.addAll(SnowflakeLayout.presets());

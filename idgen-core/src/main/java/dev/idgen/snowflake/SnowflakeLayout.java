@@ -511,9 +511,7 @@ public final class SnowflakeLayout {
         }
         Builder b = custom(name).epoch(epoch).tick(tick).timestampBits(timestampBits).machineBits(machineBits)
                 .sequence(sequenceName, sequenceBits).fieldOrder(order);
-        if (!(machineParts.size() == 1 && machineParts.get(0).name().equals("machine"))) {
-            machineParts.forEach(p -> b.machine(p.name(), p.bits()));
-        }
+        machineParts.forEach(p -> b.machine(p.name(), p.bits()));   // the default part comes back as it was
         if (javaScriptSafe) {
             b.javaScriptSafe();
         }

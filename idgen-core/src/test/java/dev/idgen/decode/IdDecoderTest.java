@@ -118,6 +118,26 @@ class IdDecoderTest {
         assertEquals("decimal, layout twitter, order machine-time-sequence", first.readAs());
         assertEquals(Optional.of(Instant.ofEpochMilli(1288834974657L + 1_000_000L)), first.time());
         assertEquals("1000", fields(first).get("machine"));
+        assertEquals(1, r.alternatives().stream().filter(a -> a.readAs().contains("order")).count());
+    }
+
+    @Test
+    void layoutsThatCannotPutTheMachineOnTopOfferNoMachineFirstReading() {
+        // 64 bits (Discord) and no machine bits: no machine-first reading, and no failure either
+        Reading discord = IdDecoder.readings(Long.toString(Long.MAX_VALUE), SnowflakeLayout.DISCORD, NOW).get(0);
+        assertFalse(discord.plausible());
+        assertTrue(discord.alternatives().stream().noneMatch(a -> a.readAs().contains("order")),
+                discord.alternatives().toString());
+        SnowflakeLayout solo = SnowflakeLayout.custom("solo").epoch(Instant.parse("2020-01-01T00:00:00Z"))
+                .timestampBits(51).machineBits(0).sequenceBits(12).build();
+        Reading r = IdDecoder.readings(Long.toString(Long.MAX_VALUE), solo, NOW).get(0);
+        assertFalse(r.plausible());
+        assertTrue(r.alternatives().stream().noneMatch(a -> a.readAs().contains("order")), r.alternatives().toString());
+        // read machine-first already, the same layout is not offered again
+        SnowflakeLayout machineFirst = SnowflakeLayout.TWITTER.withFieldOrder(SnowflakeLayout.FieldOrder.MACHINE_TIME_SEQUENCE);
+        Reading mf = IdDecoder.readings(Long.toString(Long.MAX_VALUE), machineFirst, NOW).get(0);
+        assertFalse(mf.plausible());
+        assertTrue(mf.alternatives().stream().noneMatch(a -> a.readAs().contains("order")), mf.alternatives().toString());
     }
 
     @Test
