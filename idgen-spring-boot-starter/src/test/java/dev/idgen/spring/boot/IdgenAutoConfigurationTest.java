@@ -259,7 +259,8 @@ class IdgenAutoConfigurationTest {
         runner.withBean(MachineIdLease.class, () -> lease).run(context -> {
             IdgenHealthIndicator health = context.getBean(IdgenHealthIndicator.class);
             assertThat(health.health().getStatus()).isEqualTo(Status.UP);
-            assertThat(health.health().getDetails()).containsEntry("machineId", 9L).containsEntry("layout", "twitter");
+            assertThat(health.health().getDetails()).containsEntry("machineId", 9L).containsEntry("layout", "twitter")
+                    .containsEntry("fieldOrder", "time-machine-sequence");
             held.set(false);
             assertThat(health.health().getStatus()).isEqualTo(Status.DOWN);
         });
