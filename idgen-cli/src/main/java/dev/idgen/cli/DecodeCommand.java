@@ -50,6 +50,12 @@ final class DecodeCommand implements Callable<Integer> {
             completionCandidates = LayoutConverter.Names.class)
     private SnowflakeLayout layout;
 
+    @Option(names = "--field-order", paramLabel = "ORDER", converter = FieldOrderConverter.class,
+            description = "Order of the fields, high bits first: ${COMPLETION-CANDIDATES} (default: the layout's"
+                    + " own). machine-time-sequence puts the machine id on top: read IDs made in that order.",
+            completionCandidates = FieldOrderConverter.Names.class)
+    private SnowflakeLayout.FieldOrder fieldOrder;
+
     @Option(names = "--json", description = "One JSON object a line instead of a table.")
     private boolean json;
 
@@ -59,6 +65,7 @@ final class DecodeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        SnowflakeLayout layout = FieldOrderConverter.apply(spec, this.layout, fieldOrder);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         if (ids.isEmpty() && context.stdinIsTerminal()) {

@@ -32,6 +32,12 @@ final class SnowflakeCommand implements Callable<Integer> {
             completionCandidates = LayoutConverter.Names.class)
     private SnowflakeLayout layout;
 
+    @Option(names = "--field-order", paramLabel = "ORDER", converter = FieldOrderConverter.class,
+            description = "Order of the fields, high bits first: ${COMPLETION-CANDIDATES} (default: the layout's"
+                    + " own). machine-time-sequence puts the machine id on top: one append point per writer, no time order across machines; see docs/snowflake.md.",
+            completionCandidates = FieldOrderConverter.Names.class)
+    private SnowflakeLayout.FieldOrder fieldOrder;
+
     SnowflakeCommand(CliContext context) {
         this.context = context;
     }
@@ -39,6 +45,7 @@ final class SnowflakeCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Counts.requirePositive(spec, count);
+        SnowflakeLayout layout = FieldOrderConverter.apply(spec, this.layout, fieldOrder);
         if (machine < 0 || machine > layout.maxMachineId()) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--machine " + machine
                     + " is outside layout " + layout.name() + "'s range 0.." + layout.maxMachineId());

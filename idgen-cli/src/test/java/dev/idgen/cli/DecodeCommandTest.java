@@ -159,6 +159,31 @@ class DecodeCommandTest {
     }
 
     @Test
+    void aMachineFirstIdIsReadWithItsFieldOrderAndTheOrderIsPrinted() {
+        // machine 700 (datacenter 21, worker 28) on top, 500,000,000,000 ms after twepoch, sequence 3
+        long id = 700L << 53 | 500_000_000_000L << 12 | 3;
+        Cli.Run r = Cli.run("decode", "--field-order", "machine-time-sequence", Long.toString(id));
+        assertEquals(0, r.exit(), r.err());
+        Map<String, String> f = table(r.out());
+        assertEquals("decimal, layout twitter, order machine-time-sequence", f.get("read as"));
+        assertEquals("machine-time-sequence", f.get("order"));
+        assertEquals(java.time.Instant.ofEpochMilli(1288834974657L + 500_000_000_000L).toString(), f.get("time"));
+        assertEquals("700", f.get("machine"));
+        assertEquals("21", f.get("datacenter"));
+        assertEquals("28", f.get("worker"));
+        assertEquals("3", f.get("sequence"));
+
+        // read with the default order, the time is implausible and the machine-first reading is offered
+        Cli.Run plain = Cli.run("decode", "--json", Long.toString(id));
+        String o = plain.lines()[0];
+        assertEquals("false", json(o, "plausible"));
+        assertEquals("time-machine-sequence", json(o, "order"));
+        assertTrue(o.contains("\"alternatives\":[{\"kind\":\"Snowflake\",\"read_as\":\"decimal, layout twitter,"
+                + " order machine-time-sequence\",\"time\":\"" + java.time.Instant.ofEpochMilli(1288834974657L
+                + 500_000_000_000L) + "\"}"), o);
+    }
+
+    @Test
     void wrongLayoutInJsonSaysNotPlausibleWithAlternatives() {
         Cli.Run r = Cli.run("decode", "--json", "--layout", "sonyflake", "1541815603606036480");
         String o = r.lines()[0];

@@ -38,6 +38,36 @@ class GenerateCommandsTest {
     }
 
     @Test
+    void snowflakeWithTheMachineIdOnTop() {
+        ManualClock clock = ManualClock.at(Cli.NOW).autoAdvanceEvery(100, Duration.ofMillis(10));
+        Cli.Run r = Cli.runAt(clock, "", false, "snowflake", "-n", "500", "--machine", "7", "--field-order",
+                "machine-time-sequence");
+        assertEquals(0, r.exit(), r.err());
+        long[] ids = Arrays.stream(r.lines()).mapToLong(Long::parseLong).toArray();
+        assertEquals(500, ids.length);
+        long twepoch = 1288834974657L;
+        for (int i = 0; i < ids.length; i++) {
+            assertEquals(7, ids[i] >>> 53, "Twitter's 10 machine bits on top: " + ids[i]);
+            long millis = twepoch + (ids[i] >>> 12 & ((1L << 41) - 1));
+            assertTrue(millis >= Cli.NOW.toEpochMilli() && millis < Cli.NOW.toEpochMilli() + 1000, "id " + i);
+            assertTrue(i == 0 || ids[i] > ids[i - 1], "not increasing at " + i);
+        }
+    }
+
+    @Test
+    void aFieldOrderALayoutCannotTakeIsAUsageErrorWithCoresReason() {
+        Cli.Run r = Cli.run("snowflake", "--layout", "discord", "--field-order", "machine-time-sequence");
+        assertEquals(IdgenCommand.EXIT_USAGE, r.exit());
+        assertEquals(1, r.err().split("\n").length, r.err());
+        assertTrue(r.err().contains("--field-order machine-time-sequence does not fit --layout discord")
+                && r.err().contains("64 bits would make the sign bit a machine bit"), r.err());
+        Cli.Run bad = Cli.run("snowflake", "--field-order", "machine-first");
+        assertEquals(IdgenCommand.EXIT_USAGE, bad.exit());
+        assertTrue(bad.err().contains("'machine-first' is not a field order; expected one of time-machine-sequence,"
+                + " time-sequence-machine, machine-time-sequence"), bad.err());
+    }
+
+    @Test
     void machineOutsideTheLayoutIsAUsageErrorNamingTheRange() {
         Cli.Run r = Cli.run("snowflake", "--machine", "1024");
         assertEquals(IdgenCommand.EXIT_USAGE, r.exit());

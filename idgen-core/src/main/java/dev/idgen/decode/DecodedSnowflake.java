@@ -33,10 +33,19 @@ public record DecodedSnowflake(String input, boolean hex, SnowflakeId id) implem
         return "Snowflake";
     }
 
-    /** {@return {@code decimal, layout <name>} or {@code hex, layout <name>}} */
+    /**
+     * @return {@code decimal, layout <name>} or {@code hex, layout <name>}, followed by
+     *     {@code , order machine-time-sequence} when the layout puts the machine id above the time
+     */
     @Override
     public String readAs() {
-        return (hex ? "hex" : "decimal") + ", layout " + id.layout().name();
+        return (hex ? "hex" : "decimal") + ", layout " + layoutText();
+    }
+
+    private String layoutText() {
+        SnowflakeLayout layout = id.layout();
+        return layout.name() + (layout.fieldOrder() == SnowflakeLayout.FieldOrder.MACHINE_TIME_SEQUENCE
+                ? ", order " + layout.fieldOrder().hyphenated() : "");
     }
 
     /** {@return the start of the tick the ID was made in (always present)} */
@@ -46,11 +55,12 @@ public record DecodedSnowflake(String input, boolean hex, SnowflakeId id) implem
     }
 
     /**
-     * The ID in decimal, the layout, the machine field (and, when the layout splits it, each part
-     * under its name), and the sequence under the layout's name for it.
+     * The ID in decimal, the layout, its field order (high bits first), the ticks, the machine field
+     * (and, when the layout splits it, each part under its name), and the sequence under the layout's
+     * name for it.
      *
      * @return e.g. for Discord's documented ID: {@code id=175928847299117063}, {@code layout=discord (...)},
-     *     {@code machine=32}, {@code worker=1}, {@code process=0}, {@code increment=7}
+     *     {@code order=time-machine-sequence}, {@code ticks=...}, {@code machine=32}, {@code worker=1}, {@code process=0}, {@code increment=7}
      */
     @Override
     public List<IdField> fields() {
@@ -58,6 +68,7 @@ public record DecodedSnowflake(String input, boolean hex, SnowflakeId id) implem
         List<IdField> out = new ArrayList<>();
         out.add(IdField.text("id", Long.toUnsignedString(id.id())));
         out.add(IdField.text("layout", layout.toString()));
+        out.add(IdField.text("order", layout.fieldOrder().hyphenated()));
         out.add(IdField.number("ticks", (id.timestamp().toEpochMilli() - layout.epoch().toEpochMilli())
                 / layout.tickMillis(), layout.tickMillis() + " ms ticks since " + layout.epoch()));
         List<SnowflakeLayout.Part> parts = layout.machineParts();
@@ -73,11 +84,12 @@ public record DecodedSnowflake(String input, boolean hex, SnowflakeId id) implem
 
     /**
      * @return e.g. {@code Snowflake 175928847299117063 (layout discord): time 2016-04-30T11:18:25.796Z,
-     *     machine 32 (worker 1, process 0), increment 7}
+     *     machine 32 (worker 1, process 0), increment 7}; with the machine id on top, {@code (layout
+     *     twitter, order machine-time-sequence)}
      */
     @Override
     public String toString() {
-        return "Snowflake " + Long.toUnsignedString(id.id()) + " (layout " + id.layout().name() + "): time "
+        return "Snowflake " + Long.toUnsignedString(id.id()) + " (layout " + layoutText() + "): time "
                 + id.timestamp() + ", machine " + id.machineDescription() + ", " + id.layout().sequenceName()
                 + " " + id.sequence();
     }

@@ -89,8 +89,10 @@ public final class IdDecoder {
     /**
      * Every reading of a string, the plausible ones first (then in the order of the class
      * description). A reading is plausible when its time, if any, lies from 1970 to a day after
-     * {@code now}. A Snowflake whose time is not plausible under the layout given carries the other
-     * preset layouts that give a plausible one as {@link Reading#alternatives()}.
+     * {@code now}. A Snowflake whose time is not plausible under the layout given carries, as
+     * {@link Reading#alternatives()}, the layouts that give a plausible one: the layout given with the
+     * machine id above the time ({@link SnowflakeLayout.FieldOrder#MACHINE_TIME_SEQUENCE}), then the
+     * other presets.
      *
      * @param input the ID as text
      * @param layout the layout to read a Snowflake with
@@ -131,11 +133,21 @@ public final class IdDecoder {
                 : quoted + " is not an ID: " + String.join("; ", problems));
     }
 
-    /** The same bits under every other preset that fits them and gives a plausible time. */
+    /**
+     * The same bits under the layout given with the machine id on top (when it is not already and
+     * can be), then under every other preset, each kept when it fits them and gives a plausible time.
+     */
     private static List<DecodedId> otherLayouts(DecodedSnowflake read, Instant now) {
         List<DecodedId> out = new ArrayList<>();
         long id = read.id().id();
-        for (SnowflakeLayout layout : SnowflakeLayout.presets()) {
+        List<SnowflakeLayout> candidates = new ArrayList<>();
+        SnowflakeLayout given = read.id().layout();
+        // the layout itself is skipped below when it is already machine-first
+        if (given.machineBits() > 0 && given.totalBits() < Long.SIZE) {
+            candidates.add(given.withFieldOrder(SnowflakeLayout.FieldOrder.MACHINE_TIME_SEQUENCE));
+        }
+        candidates.addAll(SnowflakeLayout.presets());
+        for (SnowflakeLayout layout : candidates) {
             if (!layout.equals(read.id().layout()) && SnowflakeText.fitsLayout(id, layout)) {
                 DecodedSnowflake other = new DecodedSnowflake(read.input(), read.hex(), layout.decode(id));
                 if (Reading.plausible(other, now)) {

@@ -8,14 +8,15 @@ import java.util.Objects;
 /**
  * One way to read a string, and whether it makes sense at the present: its time (if it has one)
  * lies from 1970-01-01T00:00:00Z to {@link #FUTURE_SLACK} after now. A Snowflake read with the wrong
- * layout usually fails this test, and then {@link #alternatives()} lists the presets that give a
- * plausible time.
+ * layout usually fails this test, and then {@link #alternatives()} lists the layouts that give a
+ * plausible time (the one given with the machine id on top, and the other presets).
  *
  * @param id the decoded ID
  * @param plausible whether its time is plausible at the present (always true without a time)
  * @param warning why it is not plausible, in one line; empty when plausible
  * @param alternatives the same string read in other ways that give a plausible time (for a
- *     Snowflake whose time is implausible: the other preset layouts); empty otherwise
+ *     Snowflake whose time is implausible: the layout given with the machine id on top, and the other
+ *     preset layouts); empty otherwise
  */
 public record Reading(DecodedId id, boolean plausible, String warning, List<DecodedId> alternatives) {
 

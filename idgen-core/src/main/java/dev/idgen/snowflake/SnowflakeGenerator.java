@@ -18,7 +18,9 @@ import java.util.function.LongSupplier;
 
 /**
  * Makes 64-bit Snowflake IDs: {@code timestamp | machine id | sequence}, cut as its
- * {@link SnowflakeLayout} says.
+ * {@link SnowflakeLayout} says, in the layout's {@link SnowflakeLayout.FieldOrder field order}
+ * (the machine id may be below the sequence, or above the timestamp). The shifts and the machine
+ * field are fixed when the generator is built, so the order costs nothing per ID.
  *
  * <p>Thread-safe and lock-free: {@link #nextLong()} reads the clock once, takes its (tick, sequence)
  * pair from one CAS on a padded, packed {@code long}, then compares that tick with the machine-id

@@ -4,6 +4,7 @@ import dev.idgen.text.Quote;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -11,7 +12,7 @@ import java.util.stream.Collectors;
 
 /**
  * How a Snowflake ID is cut into fields: a timestamp in ticks since an epoch, a machine id and a
- * per-tick sequence, in one of two {@link FieldOrder orders}, each field under the name its authors
+ * per-tick sequence, in one of three {@link FieldOrder orders}, each field under the name its authors
  * use (Twitter's datacenter and worker, Discord's worker, process and increment, Instagram's shard).
  *
  * <p>The fields fill at most the 63 bits below the sign bit (Twitter, Sonyflake, or fewer, as
@@ -25,8 +26,9 @@ import java.util.stream.Collectors;
  * bits add up to at most 63, or exactly 64; the sequence has 1 to 31 bits; the epoch is a whole
  * Unix millisecond, not before 1970; the tick is a whole number of milliseconds; every instant it
  * can encode is a valid Unix millisecond; named machine parts add up to the machine bits; a layout
- * that promises {@link #javaScriptSafe() JavaScript-safe} IDs has at most 53 bits. Sorting the IDs
- * of one machine sorts them by (tick, sequence).
+ * that promises {@link #javaScriptSafe() JavaScript-safe} IDs has at most 53 bits; a layout with the
+ * machine id on top ({@link FieldOrder#MACHINE_TIME_SEQUENCE}) has 1 or more machine bits and at
+ * most 63 bits in all. Sorting the IDs of one machine sorts them by (tick, sequence), in every order.
  *
  * <pre>{@code
  * SnowflakeLayout mine = SnowflakeLayout.custom("mine")
@@ -39,12 +41,54 @@ import java.util.stream.Collectors;
  */
 public final class SnowflakeLayout {
 
-    /** The order of the two fields below the timestamp, from high bits to low. */
+    /**
+     * The order of the three fields, from high bits to low. The sequence is always below the
+     * timestamp, so the IDs of one machine increase with time in every order; only the two
+     * time-first orders sort the IDs of all machines by time.
+     */
     public enum FieldOrder {
         /** timestamp, machine id, sequence: Twitter, Discord, Instagram. */
         TIME_MACHINE_SEQUENCE,
         /** timestamp, sequence, machine id: Sonyflake. */
-        TIME_SEQUENCE_MACHINE
+        TIME_SEQUENCE_MACHINE,
+        /**
+         * machine id, timestamp, sequence: each machine appends at its own end of the key space.
+         * For a B-tree index written by many machines at once that keeps its pages full (InnoDB; see
+         * {@code docs/snowflake.md}); the price is that IDs of different machines are not in time
+         * order, the machine id is the top bits, and a time range is one ID range per machine
+         * ({@link SnowflakeLayout#firstIdAt(Instant, long)}). A layout in this order has at least one
+         * machine bit and at most 63 bits, so the sign bit is never a machine bit.
+         */
+        MACHINE_TIME_SEQUENCE;
+
+        /** {@return the name in lower case with hyphens, such as {@code machine-time-sequence}} */
+        public String hyphenated() {
+            return name().toLowerCase(Locale.ROOT).replace('_', '-');
+        }
+
+        /**
+         * An order by name: {@code machine-time-sequence} or {@code MACHINE_TIME_SEQUENCE}, any case,
+         * surrounding spaces ignored.
+         *
+         * @param name the name
+         * @return the order
+         * @throws IllegalArgumentException if no order has that name; the message lists the names
+         */
+        public static FieldOrder parse(String name) {
+            String key = Objects.requireNonNull(name, "name").strip().toLowerCase(Locale.ROOT).replace('_', '-');
+            for (FieldOrder order : values()) {
+                if (order.hyphenated().equals(key)) {
+                    return order;
+                }
+            }
+            throw new IllegalArgumentException("no field order named " + Quote.of(name) + "; allowed: "
+                    + names());
+        }
+
+        /** {@return the hyphenated names, comma-separated, in declaration order} */
+        public static String names() {
+            return Arrays.stream(values()).map(FieldOrder::hyphenated).collect(Collectors.joining(", "));
+        }
     }
 
     /**
@@ -131,6 +175,9 @@ public final class SnowflakeLayout {
     private final List<Part> machineParts;
     private final String sequenceName;
     private final boolean javaScriptSafe;
+    private final int timestampShift;
+    private final int machineShift;
+    private final int sequenceShift;
 
     private SnowflakeLayout(Builder b, int machineBits, List<Part> machineParts) {
         this.name = b.name;
@@ -143,6 +190,23 @@ public final class SnowflakeLayout {
         this.machineParts = List.copyOf(machineParts);
         this.sequenceName = b.sequenceName;
         this.javaScriptSafe = b.javaScriptSafe;
+        switch (fieldOrder) {
+            case TIME_MACHINE_SEQUENCE -> {
+                this.timestampShift = machineBits + sequenceBits;
+                this.machineShift = sequenceBits;
+                this.sequenceShift = 0;
+            }
+            case TIME_SEQUENCE_MACHINE -> {
+                this.timestampShift = machineBits + sequenceBits;
+                this.machineShift = 0;
+                this.sequenceShift = machineBits;
+            }
+            default -> {
+                this.timestampShift = sequenceBits;
+                this.machineShift = timestampBits + sequenceBits;
+                this.sequenceShift = 0;
+            }
+        }
     }
 
     /**
@@ -223,7 +287,7 @@ public final class SnowflakeLayout {
         return tick;
     }
 
-    /** {@return where the machine id and the sequence sit below the timestamp} */
+    /** {@return the order of the fields, from high bits to low} */
     public FieldOrder fieldOrder() {
         return fieldOrder;
     }
@@ -277,7 +341,10 @@ public final class SnowflakeLayout {
         return (1L << (usesSignBit() ? timestampBits - 1 : timestampBits)) - 1;
     }
 
-    /** {@return whether the fields fill all 64 bits, the sign bit being the timestamp's top bit} */
+    /**
+     * @return whether the fields fill all 64 bits, the sign bit being the timestamp's top bit (never
+     *     in {@link FieldOrder#MACHINE_TIME_SEQUENCE})
+     */
     public boolean usesSignBit() {
         return totalBits() > SIGNED_BITS;
     }
@@ -292,19 +359,33 @@ public final class SnowflakeLayout {
         return epoch.plusMillis((maxTimestamp() + 1) * tickMillis() - 1);
     }
 
-    /** {@return how far left the timestamp field is shifted} */
+    /**
+     * @return how far left the timestamp field is shifted: the machine and sequence bits in the two
+     *     time-first orders, the sequence bits in {@link FieldOrder#MACHINE_TIME_SEQUENCE}
+     */
     public int timestampShift() {
-        return machineBits + sequenceBits;
+        return timestampShift;
     }
 
-    /** {@return how far left the machine field is shifted} */
+    /**
+     * @return how far left the machine field is shifted: the sequence bits, 0, or the timestamp and
+     *     sequence bits, by {@link FieldOrder}
+     */
     public int machineShift() {
-        return fieldOrder == FieldOrder.TIME_MACHINE_SEQUENCE ? sequenceBits : 0;
+        return machineShift;
     }
 
-    /** {@return how far left the sequence field is shifted} */
+    /**
+     * @return how far left the sequence field is shifted: 0, except the machine bits in
+     *     {@link FieldOrder#TIME_SEQUENCE_MACHINE}
+     */
     public int sequenceShift() {
-        return fieldOrder == FieldOrder.TIME_MACHINE_SEQUENCE ? 0 : machineBits;
+        return sequenceShift;
+    }
+
+    /** {@return {@code 2^timestampBits - 1}: the bits of the timestamp field, before its shift} */
+    private long timestampMask() {
+        return (1L << timestampBits) - 1;
     }
 
     /**
@@ -320,7 +401,7 @@ public final class SnowflakeLayout {
         checkField("timestamp", timestamp, maxTimestamp());
         checkField("machine id", machineId, maxMachineId());
         checkField("sequence", sequence, maxSequence());
-        return timestamp << timestampShift() | machineId << machineShift() | sequence << sequenceShift();
+        return timestamp << timestampShift | machineId << machineShift | sequence << sequenceShift;
     }
 
     /**
@@ -342,15 +423,18 @@ public final class SnowflakeLayout {
      * The smallest ID of the tick that contains an instant: its timestamp, every other field 0.
      * With {@link #lastIdAt(Instant)}, for range queries
      * ({@code WHERE id BETWEEN firstIdAt(from) AND lastIdAt(to)}): every ID this layout makes in
-     * that tick, from any machine, lies between the two, in every field order (the timestamp is
-     * always the top field).
+     * that tick, from any machine, lies between the two, in the two time-first orders (there the
+     * timestamp is the top field). With the machine id on top no single range holds one tick of
+     * every machine: use {@link #firstIdAt(Instant, long)} per machine.
      *
      * @param instant an instant from the epoch to {@link #lastInstant()}
      * @return the smallest ID of that tick, never negative
      * @throws IllegalArgumentException if the instant is outside the layout
+     * @throws IllegalStateException if the layout's order is {@link FieldOrder#MACHINE_TIME_SEQUENCE}
      */
     public long firstIdAt(Instant instant) {
-        return timestampOf(instant) << timestampShift();
+        requireTimeFirst("firstIdAt");
+        return timestampOf(instant) << timestampShift;
     }
 
     /**
@@ -360,9 +444,78 @@ public final class SnowflakeLayout {
      * @param instant an instant from the epoch to {@link #lastInstant()}
      * @return the largest ID of that tick, never negative
      * @throws IllegalArgumentException if the instant is outside the layout
+     * @throws IllegalStateException if the layout's order is {@link FieldOrder#MACHINE_TIME_SEQUENCE}
      */
     public long lastIdAt(Instant instant) {
-        return timestampOf(instant) << timestampShift() | ((1L << timestampShift()) - 1);
+        requireTimeFirst("lastIdAt");
+        return timestampOf(instant) << timestampShift | ((1L << timestampShift) - 1);
+    }
+
+    /**
+     * The smallest ID one machine can make in the tick that contains an instant: that tick, that
+     * machine id, sequence 0; valid in every field order. With {@link #lastIdAt(Instant, long)}:
+     * every ID the machine makes from the tick of {@code from} to the tick of {@code to} lies in
+     * {@code BETWEEN firstIdAt(from, m) AND lastIdAt(to, m)}. In
+     * {@link FieldOrder#MACHINE_TIME_SEQUENCE} that range holds only that machine's IDs of those
+     * ticks, and a time range over all machines is one such range per machine. In the time-first
+     * orders it also holds other machines' IDs (in {@link FieldOrder#TIME_MACHINE_SEQUENCE} only
+     * when it spans more than one tick), so filter by machine as well.
+     *
+     * @param instant an instant from the epoch to {@link #lastInstant()}
+     * @param machineId 0 to {@link #maxMachineId()}
+     * @return the smallest ID of that machine in that tick, never negative
+     * @throws IllegalArgumentException if the instant or the machine id is outside the layout
+     */
+    public long firstIdAt(Instant instant, long machineId) {
+        return encode(timestampOf(instant), machineId, 0);
+    }
+
+    /**
+     * The largest ID one machine can make in the tick that contains an instant: that tick, that
+     * machine id, the largest sequence. See {@link #firstIdAt(Instant, long)}.
+     *
+     * @param instant an instant from the epoch to {@link #lastInstant()}
+     * @param machineId 0 to {@link #maxMachineId()}
+     * @return the largest ID of that machine in that tick, never negative
+     * @throws IllegalArgumentException if the instant or the machine id is outside the layout
+     */
+    public long lastIdAt(Instant instant, long machineId) {
+        return encode(timestampOf(instant), machineId, maxSequence());
+    }
+
+    private void requireTimeFirst(String method) {
+        if (fieldOrder == FieldOrder.MACHINE_TIME_SEQUENCE) {
+            throw new IllegalStateException("layout " + name + " has field order " + fieldOrder
+                    + " (machine id above the timestamp), so no single ID range holds one tick of every"
+                    + " machine; call " + method + "(instant, machineId) once per machine id 0.." + maxMachineId()
+                    + ", or use a layout in order TIME_MACHINE_SEQUENCE or TIME_SEQUENCE_MACHINE");
+        }
+    }
+
+    /**
+     * The same fields, epoch, tick and names in another order, such as a preset with the machine id
+     * on top: {@code SnowflakeLayout.TWITTER.withFieldOrder(FieldOrder.MACHINE_TIME_SEQUENCE)}. The
+     * name stays; {@link #toString()} and {@link #fieldOrder()} tell the layouts apart, and so does
+     * {@link #equals(Object)}.
+     *
+     * @param order the order
+     * @return this layout if it already has that order, else a new one, checked as
+     *     {@link Builder#build()} checks
+     * @throws IllegalArgumentException if the layout cannot take that order (64 bits or no machine
+     *     bits in {@link FieldOrder#MACHINE_TIME_SEQUENCE})
+     */
+    public SnowflakeLayout withFieldOrder(FieldOrder order) {
+        Objects.requireNonNull(order, "order");
+        if (order == fieldOrder) {
+            return this;
+        }
+        Builder b = custom(name).epoch(epoch).tick(tick).timestampBits(timestampBits).machineBits(machineBits)
+                .sequence(sequenceName, sequenceBits).fieldOrder(order);
+        machineParts.forEach(p -> b.machine(p.name(), p.bits()));   // the default part comes back as it was
+        if (javaScriptSafe) {
+            b.javaScriptSafe();
+        }
+        return b.build();
     }
 
     /**
@@ -379,9 +532,9 @@ public final class SnowflakeLayout {
             throw new IllegalArgumentException("id " + Long.toUnsignedString(id) + " is larger than "
                     + maxId() + ", the largest ID of layout " + name + " (" + totalBits() + " bits)");
         }
-        long timestamp = id >>> timestampShift();
-        long machine = (id >>> machineShift()) & maxMachineId();
-        long sequence = (id >>> sequenceShift()) & maxSequence();
+        long timestamp = (id >>> timestampShift) & timestampMask();
+        long machine = (id >>> machineShift) & maxMachineId();
+        long sequence = (id >>> sequenceShift) & maxSequence();
         return new SnowflakeId(id, epoch.plusMillis(timestamp * tickMillis()), machine, sequence, this);
     }
 
@@ -407,6 +560,8 @@ public final class SnowflakeLayout {
     }
 
     /**
+     * The fields from high bits to low.
+     *
      * @return e.g. {@code twitter (41 bits of 1 ms ticks since 2010-11-04T01:42:54.657Z | 10 machine
      *     bits: datacenter 5, worker 5 | 12 sequence bits)}
      */
@@ -416,10 +571,13 @@ public final class SnowflakeLayout {
                 && machineParts.get(0).name().equals("machine") ? "" : machineParts.stream()
                         .map(p -> p.name() + " " + p.bits()).collect(Collectors.joining(", ", ": ", "")));
         String sequence = sequenceBits + " " + sequenceName + " bits";
-        return name + " (" + timestampBits + " bits of " + tickMillis() + " ms ticks since " + epoch + " | "
-                + (fieldOrder == FieldOrder.TIME_MACHINE_SEQUENCE ? machine + " | " + sequence
-                        : sequence + " | " + machine)
-                + (javaScriptSafe ? " | JavaScript-safe" : "") + ")";
+        String time = timestampBits + " bits of " + tickMillis() + " ms ticks since " + epoch;
+        String fields = switch (fieldOrder) {
+            case TIME_MACHINE_SEQUENCE -> time + " | " + machine + " | " + sequence;
+            case TIME_SEQUENCE_MACHINE -> time + " | " + sequence + " | " + machine;
+            case MACHINE_TIME_SEQUENCE -> machine + " | " + time + " | " + sequence;
+        };
+        return name + " (" + fields + (javaScriptSafe ? " | JavaScript-safe" : "") + ")";
     }
 
     /**
@@ -526,8 +684,9 @@ public final class SnowflakeLayout {
         }
 
         /**
-         * @param order where the machine id and the sequence sit below the timestamp (default
-         *     {@link FieldOrder#TIME_MACHINE_SEQUENCE})
+         * @param order the order of the fields, from high bits to low (default
+         *     {@link FieldOrder#TIME_MACHINE_SEQUENCE}); {@link FieldOrder#MACHINE_TIME_SEQUENCE} needs
+         *     1 or more machine bits and at most 63 bits in all, checked at {@link #build()}
          * @return this builder
          */
         public Builder fieldOrder(FieldOrder order) {
@@ -590,6 +749,16 @@ public final class SnowflakeLayout {
                 throw fail("timestamp " + timestampBits + " + machine " + machine + " + sequence "
                         + sequenceBits + " = " + total + " bits; allowed at most 63 (below the sign bit),"
                         + " or 64 (the sign bit then being the timestamp's top bit)");
+            }
+            if (fieldOrder == FieldOrder.MACHINE_TIME_SEQUENCE && machine == 0) {
+                throw fail("field order MACHINE_TIME_SEQUENCE with 0 machine bits; allowed in this order: 1 or"
+                        + " more machine bits (with none, TIME_MACHINE_SEQUENCE makes the same IDs)");
+            }
+            if (fieldOrder == FieldOrder.MACHINE_TIME_SEQUENCE && total > SIGNED_BITS) {
+                throw fail("field order MACHINE_TIME_SEQUENCE with timestamp " + timestampBits + " + machine "
+                        + machine + " + sequence " + sequenceBits + " = " + total + " bits would make the sign"
+                        + " bit a machine bit; allowed in this order: at most 63 bits (only a timestamp may"
+                        + " take the sign bit, in a time-first order)");
             }
             if (javaScriptSafe && total > JAVASCRIPT_SAFE_BITS) {
                 throw fail("timestamp " + timestampBits + " + machine " + machine + " + sequence "

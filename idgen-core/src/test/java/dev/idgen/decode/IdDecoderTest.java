@@ -44,7 +44,7 @@ class IdDecoderTest {
         assertEquals("decimal, layout discord", d.readAs());
         assertEquals(Optional.of(Instant.parse("2016-04-30T11:18:25.796Z")), d.time());
         Map<String, String> f = fields(d);
-        assertEquals(List.of("id", "layout", "ticks", "machine", "worker", "process", "increment"), List.copyOf(f.keySet()));
+        assertEquals(List.of("id", "layout", "order", "ticks", "machine", "worker", "process", "increment"), List.copyOf(f.keySet()));
         assertEquals("1", f.get("worker"));
         assertEquals("0", f.get("process"));
         assertEquals("7", f.get("increment"));
@@ -58,12 +58,12 @@ class IdDecoderTest {
     void eachPresetNamesItsOwnFields() {
         long twitter = SnowflakeLayout.TWITTER.encode(1000, (3 << 5) | 17, 9);
         Map<String, String> f = fields(IdDecoder.decode(Long.toString(twitter)));
-        assertEquals(List.of("id", "layout", "ticks", "machine", "datacenter", "worker", "sequence"), List.copyOf(f.keySet()));
+        assertEquals(List.of("id", "layout", "order", "ticks", "machine", "datacenter", "worker", "sequence"), List.copyOf(f.keySet()));
         assertEquals("3", f.get("datacenter"));
         assertEquals("17", f.get("worker"));
         long instagram = SnowflakeLayout.INSTAGRAM.encode(1000, 4321, 5);
         f = fields(IdDecoder.decode(Long.toString(instagram), SnowflakeLayout.INSTAGRAM));
-        assertEquals(List.of("id", "layout", "ticks", "shard", "sequence"), List.copyOf(f.keySet()));
+        assertEquals(List.of("id", "layout", "order", "ticks", "shard", "sequence"), List.copyOf(f.keySet()));
         assertEquals("4321", f.get("shard"));
         long sonyflake = SnowflakeLayout.SONYFLAKE.encode(100, 300, 2);
         DecodedId d = IdDecoder.decode(Long.toString(sonyflake), SnowflakeLayout.SONYFLAKE);
@@ -78,10 +78,66 @@ class IdDecoderTest {
                 .timestampBits(41).machine("region", 3).machine("node", 7).sequence("counter", 12).build();
         long id = mine.encode(5, (6 << 7) | 99, 4000);
         Map<String, String> f = fields(IdDecoder.decode(Long.toString(id), mine));
-        assertEquals(List.of("id", "layout", "ticks", "machine", "region", "node", "counter"), List.copyOf(f.keySet()));
+        assertEquals(List.of("id", "layout", "order", "ticks", "machine", "region", "node", "counter"), List.copyOf(f.keySet()));
         assertEquals("6", f.get("region"));
         assertEquals("99", f.get("node"));
         assertEquals("4000", f.get("counter"));
+    }
+
+    @Test
+    void aMachineFirstSnowflakeIsReadWithItsFieldOrder() {
+        SnowflakeLayout machineFirst = SnowflakeLayout.TWITTER.withFieldOrder(SnowflakeLayout.FieldOrder.MACHINE_TIME_SEQUENCE);
+        // datacenter 2, worker 9 (machine 73) on top, then 1,000,000 ms after twepoch, sequence 5
+        long id = 73L << 53 | 1_000_000L << 12 | 5;
+        DecodedId d = IdDecoder.decode(Long.toString(id), machineFirst);
+        Map<String, String> f = fields(d);
+        assertEquals(List.of("id", "layout", "order", "ticks", "machine", "datacenter", "worker", "sequence"),
+                List.copyOf(f.keySet()));
+        assertEquals("machine-time-sequence", f.get("order"));
+        assertEquals("1000000", f.get("ticks"));
+        assertEquals("73", f.get("machine"));
+        assertEquals("2", f.get("datacenter"));
+        assertEquals("9", f.get("worker"));
+        assertEquals("5", f.get("sequence"));
+        assertEquals(Optional.of(Instant.ofEpochMilli(1288834974657L + 1_000_000L)), d.time());
+        assertTrue(f.get("layout").startsWith("twitter (10 machine bits"), f.get("layout"));
+        assertEquals("decimal, layout twitter, order machine-time-sequence", d.readAs());
+        assertEquals("Snowflake " + id + " (layout twitter, order machine-time-sequence): time "
+                + Instant.ofEpochMilli(1288834974657L + 1_000_000L) + ", machine 73 (datacenter 2, worker 9),"
+                + " sequence 5", d.toString());
+        assertEquals("time-machine-sequence", fields(IdDecoder.decode(Long.toString(id))).get("order"));
+    }
+
+    @Test
+    void aMachineFirstSnowflakeReadAsTimeFirstSuggestsTheMachineFirstReading() {
+        // machine 1000 on top reads, time first, as about 1000 << 31 ms (68 years) after twepoch: 2078
+        long id = 1000L << 53 | 1_000_000L << 12 | 5;
+        Reading r = IdDecoder.readings(Long.toString(id), SnowflakeLayout.TWITTER, NOW).get(0);
+        assertFalse(r.plausible());
+        DecodedId first = r.alternatives().get(0);
+        assertEquals("decimal, layout twitter, order machine-time-sequence", first.readAs());
+        assertEquals(Optional.of(Instant.ofEpochMilli(1288834974657L + 1_000_000L)), first.time());
+        assertEquals("1000", fields(first).get("machine"));
+        assertEquals(1, r.alternatives().stream().filter(a -> a.readAs().contains("order")).count());
+    }
+
+    @Test
+    void layoutsThatCannotPutTheMachineOnTopOfferNoMachineFirstReading() {
+        // 64 bits (Discord) and no machine bits: no machine-first reading, and no failure either
+        Reading discord = IdDecoder.readings(Long.toString(Long.MAX_VALUE), SnowflakeLayout.DISCORD, NOW).get(0);
+        assertFalse(discord.plausible());
+        assertTrue(discord.alternatives().stream().noneMatch(a -> a.readAs().contains("order")),
+                discord.alternatives().toString());
+        SnowflakeLayout solo = SnowflakeLayout.custom("solo").epoch(Instant.parse("2020-01-01T00:00:00Z"))
+                .timestampBits(51).machineBits(0).sequenceBits(12).build();
+        Reading r = IdDecoder.readings(Long.toString(Long.MAX_VALUE), solo, NOW).get(0);
+        assertFalse(r.plausible());
+        assertTrue(r.alternatives().stream().noneMatch(a -> a.readAs().contains("order")), r.alternatives().toString());
+        // read machine-first already, the same layout is not offered again
+        SnowflakeLayout machineFirst = SnowflakeLayout.TWITTER.withFieldOrder(SnowflakeLayout.FieldOrder.MACHINE_TIME_SEQUENCE);
+        Reading mf = IdDecoder.readings(Long.toString(Long.MAX_VALUE), machineFirst, NOW).get(0);
+        assertFalse(mf.plausible());
+        assertTrue(mf.alternatives().stream().noneMatch(a -> a.readAs().contains("order")), mf.alternatives().toString());
     }
 
     @Test

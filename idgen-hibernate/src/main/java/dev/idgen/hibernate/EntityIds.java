@@ -62,7 +62,11 @@ public interface EntityIds {
      *   <li>{@code idgen.machine-id} / {@code IDGEN_MACHINE_ID} (required): this process's machine
      *       id, unique among all processes writing the same tables;</li>
      *   <li>{@code idgen.layout} / {@code IDGEN_LAYOUT}: a preset layout, {@code twitter} (default),
-     *       {@code discord}, {@code instagram} or {@code sonyflake}.</li>
+     *       {@code discord}, {@code instagram} or {@code sonyflake};</li>
+     *   <li>{@code idgen.field-order} / {@code IDGEN_FIELD_ORDER}: the layout's field order, high
+     *       bits first, when not its own: {@code time-machine-sequence}, {@code time-sequence-machine}
+     *       or {@code machine-time-sequence} (the machine id on top; see
+     *       {@link dev.idgen.snowflake.SnowflakeLayout.FieldOrder#MACHINE_TIME_SEQUENCE}).</li>
      * </ul>
      * Without a machine id, {@link #snowflake()} fails with a message naming both. The UUIDv7
      * generator needs no configuration (monotonic, system clock).

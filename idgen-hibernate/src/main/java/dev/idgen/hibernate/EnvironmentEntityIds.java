@@ -16,6 +16,8 @@ final class EnvironmentEntityIds implements EntityIds {
     static final String MACHINE_ID_VARIABLE = "IDGEN_MACHINE_ID";
     static final String LAYOUT_PROPERTY = "idgen.layout";
     static final String LAYOUT_VARIABLE = "IDGEN_LAYOUT";
+    static final String FIELD_ORDER_PROPERTY = "idgen.field-order";
+    static final String FIELD_ORDER_VARIABLE = "IDGEN_FIELD_ORDER";
 
     static final EnvironmentEntityIds PROCESS = new EnvironmentEntityIds(System::getProperty, System.getenv());
 
@@ -49,6 +51,16 @@ final class EnvironmentEntityIds implements EntityIds {
         String layoutSource = source(LAYOUT_PROPERTY, LAYOUT_VARIABLE);
         SnowflakeLayout layout = layoutSource == null ? SnowflakeLayout.TWITTER
                 : SnowflakeLayout.preset(value(LAYOUT_PROPERTY, LAYOUT_VARIABLE));
+        String orderSource = source(FIELD_ORDER_PROPERTY, FIELD_ORDER_VARIABLE);
+        if (orderSource != null) {
+            try {
+                layout = layout.withFieldOrder(SnowflakeLayout.FieldOrder.parse(
+                        value(FIELD_ORDER_PROPERTY, FIELD_ORDER_VARIABLE)));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalStateException("Field order from " + orderSource + " does not make a layout: "
+                        + e.getMessage(), e);
+            }
+        }
         String idSource = source(MACHINE_ID_PROPERTY, MACHINE_ID_VARIABLE);
         if (idSource == null) {
             throw new IllegalStateException("@Snowflake needs a machine id and none is configured: set system"

@@ -36,6 +36,28 @@ class EnvironmentEntityIdsTest {
     }
 
     @Test
+    void theFieldOrderPutsTheMachineIdOnTop() {
+        EnvironmentEntityIds ids = new EnvironmentEntityIds(k -> k.equals("idgen.field-order") ? "machine-time-sequence"
+                : null, Map.of("IDGEN_MACHINE_ID", "911"));
+        SnowflakeGenerator g = (SnowflakeGenerator) ids.snowflake();
+        assertEquals(SnowflakeLayout.FieldOrder.MACHINE_TIME_SEQUENCE, g.layout().fieldOrder());
+        assertEquals("twitter", g.layout().name());
+        assertEquals(911, g.nextLong() >>> 53, "Twitter's 10 machine bits on top");
+
+        IllegalStateException discord = assertThrows(IllegalStateException.class,
+                () -> new EnvironmentEntityIds(k -> null, Map.of("IDGEN_MACHINE_ID", "1", "IDGEN_LAYOUT", "discord",
+                        "IDGEN_FIELD_ORDER", "machine-time-sequence")).snowflake());
+        assertTrue(discord.getMessage().startsWith("Field order from environment variable IDGEN_FIELD_ORDER does not"
+                + " make a layout: layout discord: field order MACHINE_TIME_SEQUENCE"), discord.getMessage());
+        IllegalStateException unknown = assertThrows(IllegalStateException.class,
+                () -> new EnvironmentEntityIds(k -> null, Map.of("IDGEN_MACHINE_ID", "1", "IDGEN_FIELD_ORDER", "upside-down"))
+                        .snowflake());
+        assertEquals("Field order from environment variable IDGEN_FIELD_ORDER does not make a layout: no field order"
+                + " named 'upside-down'; allowed: time-machine-sequence, time-sequence-machine, machine-time-sequence",
+                unknown.getMessage());
+    }
+
+    @Test
     void theSystemPropertyWinsOverTheVariable() {
         EnvironmentEntityIds ids = new EnvironmentEntityIds(
                 k -> k.equals("idgen.machine-id") ? "5" : null, Map.of("IDGEN_MACHINE_ID", "6"));

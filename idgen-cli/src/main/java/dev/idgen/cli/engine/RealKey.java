@@ -17,8 +17,10 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The keys a real run inserts. The first five are what services use (real idgen generators, one
- * per writer, on the system clock); the rest are layouts for many writers, made by arithmetic on
- * the same clock so they can be measured before any of them is a generator.
+ * per writer, on the system clock); the rest are layouts for many writers. The two Snowflake field
+ * orders among them are core's generators too, on Twitter's widths in another
+ * {@link SnowflakeLayout.FieldOrder} (so a run measures the code that ships); the sub-millisecond
+ * UUIDv7 and the blocks are made by arithmetic on the same clock.
  */
 public enum RealKey {
     /** The engine's own counter (AUTO_INCREMENT, identity; SQLite: a counter taken under its write lock). */
@@ -31,9 +33,15 @@ public enum RealKey {
     UUID_V4("uuid4", "UUIDv4", KeyType.BINARY16),
     /** UUIDv4 as 36 characters of text. */
     UUID_V4_TEXT("uuid4-text", "UUIDv4 as text", KeyType.CHAR36),
-    /** Snowflake with the sequence above the machine id (Sonyflake's field order): time, sequence, machine. */
+    /**
+     * Snowflake with the sequence above the machine id (Sonyflake's field order): time, sequence,
+     * machine; Twitter's widths in {@link SnowflakeLayout.FieldOrder#TIME_SEQUENCE_MACHINE}.
+     */
     SNOWFLAKE_SEQ_MACHINE("snowflake-seq-first", "Snowflake, sequence above machine", KeyType.BIGINT),
-    /** The machine id above the time: machine, time, sequence; one append point per writer. */
+    /**
+     * The machine id above the time: machine, time, sequence; one append point per writer. Twitter's
+     * widths in {@link SnowflakeLayout.FieldOrder#MACHINE_TIME_SEQUENCE}.
+     */
     SNOWFLAKE_MACHINE_FIRST("snowflake-machine-first", "Snowflake, machine above time", KeyType.BIGINT),
     /**
      * UUIDv7 with the sub-millisecond fraction in {@code rand_a} (RFC 9562 section 6.2 method 3:
@@ -136,25 +144,35 @@ public enum RealKey {
         };
     }
 
+    /**
+     * The layout a Snowflake key is made with: Twitter's, or Twitter's widths in another order.
+     *
+     * @return the layout, or null for a key that is no Snowflake
+     */
+    SnowflakeLayout snowflakeLayout() {
+        return switch (this) {
+            case SNOWFLAKE -> SnowflakeLayout.TWITTER;
+            case SNOWFLAKE_SEQ_MACHINE -> SEQUENCE_FIRST;
+            case SNOWFLAKE_MACHINE_FIRST -> MACHINE_FIRST;
+            default -> null;
+        };
+    }
+
+    /** Twitter's widths, 41 | 12 | 10: time, sequence, machine. */
+    private static final SnowflakeLayout SEQUENCE_FIRST =
+            SnowflakeLayout.TWITTER.withFieldOrder(SnowflakeLayout.FieldOrder.TIME_SEQUENCE_MACHINE);
+
+    /** Twitter's widths, 10 | 41 | 12: machine, time, sequence. */
+    private static final SnowflakeLayout MACHINE_FIRST =
+            SnowflakeLayout.TWITTER.withFieldOrder(SnowflakeLayout.FieldOrder.MACHINE_TIME_SEQUENCE);
+
     private Maker snowflake(int writer, InstantSource clock) {
-        SnowflakeLayout twitter = SnowflakeLayout.TWITTER;
-        SnowflakeGenerator gen = SnowflakeGenerator.builder().layout(twitter).machineId(writer + 1L).clock(clock)
-                .onClockBackwards(ClockBackwardsPolicy.waitUpTo(Duration.ofSeconds(1))).build();
-        RealKey kind = this;
+        SnowflakeGenerator gen = SnowflakeGenerator.builder().layout(snowflakeLayout()).machineId(writer + 1L)
+                .clock(clock).onClockBackwards(ClockBackwardsPolicy.waitUpTo(Duration.ofSeconds(1))).build();
         return new Maker() {
             @Override
             void next(long[] key) {
-                long id = gen.nextLong();
-                if (kind == SNOWFLAKE) {
-                    key[0] = id;
-                    return;
-                }
-                long time = id >>> 22;
-                long machine = (id >>> 12) & 0x3FF;
-                long sequence = id & 0xFFF;
-                key[0] = kind == SNOWFLAKE_SEQ_MACHINE
-                        ? time << 22 | sequence << 10 | machine   // 41 | 12 | 10
-                        : machine << 53 | time << 12 | sequence;  // 10 | 41 | 12
+                key[0] = gen.nextLong();
             }
         };
     }

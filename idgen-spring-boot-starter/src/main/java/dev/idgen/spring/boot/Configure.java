@@ -29,6 +29,27 @@ final class Configure {
     }
 
     static SnowflakeLayout layout(IdgenProperties.Snowflake p) {
+        SnowflakeLayout layout = baseLayout(p);
+        String order = p.getFieldOrder();
+        if (order == null || order.isBlank()) {
+            return layout;
+        }
+        SnowflakeLayout.FieldOrder parsed;
+        try {
+            parsed = SnowflakeLayout.FieldOrder.parse(order);
+        } catch (IllegalArgumentException e) {
+            throw new IdgenConfigurationException("idgen.snowflake.field-order=" + order + " is not a field order;"
+                    + " allowed: " + SnowflakeLayout.FieldOrder.names() + ", or unset for the layout's own", e);
+        }
+        try {
+            return layout.withFieldOrder(parsed);
+        } catch (IllegalArgumentException e) {
+            throw new IdgenConfigurationException("idgen.snowflake.field-order=" + order + " does not fit"
+                    + " idgen.snowflake.layout=" + p.getLayout() + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static SnowflakeLayout baseLayout(IdgenProperties.Snowflake p) {
         String name = p.getLayout() == null ? "" : p.getLayout().strip().toLowerCase(Locale.ROOT);
         if (!name.equals("custom")) {
             try {

@@ -14,8 +14,8 @@ import org.springframework.boot.health.contributor.HealthIndicator;
  * The {@code idgen} health. DOWN while the Snowflake generator's machine-id lease is not held (every
  * Snowflake id then fails with {@code MachineIdLostException}), and while a generator's clock is
  * being refused (a {@code ClockMovedBackwardsException} within the refusal window,
- * {@code idgen.health.refusal-window}); UP otherwise. Details: the machine id and lease, the layout,
- * the clock-backwards policies and the last refusal.
+ * {@code idgen.health.refusal-window}); UP otherwise. Details: the machine id and lease, the layout
+ * and its field order, the clock-backwards policies and the last refusal.
  */
 public final class IdgenHealthIndicator implements HealthIndicator {
 
@@ -54,6 +54,7 @@ public final class IdgenHealthIndicator implements HealthIndicator {
         }
         if (snowflake != null) {
             health.withDetail("layout", snowflake.layout().name())
+                    .withDetail("fieldOrder", snowflake.layout().fieldOrder().hyphenated())
                     .withDetail("clockBackwards", snowflake.policy().toString());
             up &= clock("snowflake", snowflake.clockStats(), health);
         }

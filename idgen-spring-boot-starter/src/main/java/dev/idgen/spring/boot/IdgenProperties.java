@@ -13,6 +13,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * <pre>
  * idgen.machine-id.source=jdbc              # fixed | env | pod-ordinal | jdbc | zookeeper | redis | etcd (required)
  * idgen.snowflake.layout=twitter            # twitter | discord | instagram | sonyflake | custom
+ * idgen.snowflake.field-order=             # the layout's own, or time-machine-sequence | time-sequence-machine | machine-time-sequence
  * idgen.snowflake.clock-backwards=wait      # wait | refuse | run-ahead
  * idgen.snowflake.clock-backwards-max=5ms
  * </pre>
@@ -83,6 +84,12 @@ public class IdgenProperties {
         private boolean enabled = true;
         /** A preset layout (twitter, discord, instagram, sonyflake), or custom to use the bits below. */
         private String layout = "twitter";
+        /**
+         * The order of the layout's fields, high bits first, when not the layout's own:
+         * time-machine-sequence, time-sequence-machine, or machine-time-sequence (the machine id on
+         * top: fuller InnoDB pages with many writers, no time order across machines).
+         */
+        private String fieldOrder;
         /** Custom layout: bits of the tick count. */
         private Integer timestampBits;
         /** Custom layout: bits of the machine id. */
@@ -128,6 +135,21 @@ public class IdgenProperties {
          */
         public void setLayout(String layout) {
             this.layout = layout;
+        }
+
+        /** {@return the field order asked for, or null for the layout's own} */
+        public String getFieldOrder() {
+            return fieldOrder;
+        }
+
+        /**
+         * Sets the field order, high bits first.
+         *
+         * @param fieldOrder {@code time-machine-sequence}, {@code time-sequence-machine} or
+         *     {@code machine-time-sequence}; null or blank for the layout's own
+         */
+        public void setFieldOrder(String fieldOrder) {
+            this.fieldOrder = fieldOrder;
         }
 
         /** {@return custom timestamp bits} */

@@ -89,6 +89,28 @@ class IdgenAutoConfigurationTest {
     }
 
     @Test
+    void theFieldOrderPropertyPutsTheMachineIdOnTop() {
+        runner.withPropertyValues("idgen.machine-id.source=fixed", "idgen.machine-id.value=613",
+                "idgen.snowflake.field-order=machine-time-sequence").run(context -> {
+                    assertThat(context).hasNotFailed();
+                    SnowflakeGenerator snowflake = context.getBean(SnowflakeGenerator.class);
+                    assertThat(snowflake.layout()).isEqualTo(
+                            SnowflakeLayout.TWITTER.withFieldOrder(SnowflakeLayout.FieldOrder.MACHINE_TIME_SEQUENCE));
+                    assertThat(snowflake.nextLong() >>> 53).isEqualTo(613L);
+                });
+        runner.withPropertyValues("idgen.machine-id.source=fixed", "idgen.machine-id.value=1",
+                "idgen.snowflake.layout=discord", "idgen.snowflake.field-order=machine-time-sequence").run(context ->
+                assertThat(rootCause(context.getStartupFailure()).getMessage()).startsWith(
+                        "idgen.snowflake.field-order=machine-time-sequence does not fit idgen.snowflake.layout=discord:"
+                        + " layout discord: field order MACHINE_TIME_SEQUENCE"));
+        runner.withPropertyValues("idgen.machine-id.source=fixed", "idgen.machine-id.value=1",
+                "idgen.snowflake.field-order=sideways").run(context ->
+                assertThat(rootCause(context.getStartupFailure()).getMessage()).isEqualTo(
+                        "idgen.snowflake.field-order=sideways is not a field order; allowed: time-machine-sequence,"
+                        + " time-sequence-machine, machine-time-sequence, or unset for the layout's own"));
+    }
+
+    @Test
     void badValuesFailNamingThePropertyAndWhatIsAllowed() {
         runner.withPropertyValues("idgen.machine-id.source=fixed", "idgen.machine-id.value=1024").run(context ->
                 assertThat(rootCause(context.getStartupFailure())).hasMessage(
@@ -240,7 +262,8 @@ class IdgenAutoConfigurationTest {
         runner.withBean(MachineIdLease.class, () -> lease).run(context -> {
             IdgenHealthIndicator health = context.getBean(IdgenHealthIndicator.class);
             assertThat(health.health().getStatus()).isEqualTo(Status.UP);
-            assertThat(health.health().getDetails()).containsEntry("machineId", 9L).containsEntry("layout", "twitter");
+            assertThat(health.health().getDetails()).containsEntry("machineId", 9L).containsEntry("layout", "twitter")
+                    .containsEntry("fieldOrder", "time-machine-sequence");
             held.set(false);
             assertThat(health.health().getStatus()).isEqualTo(Status.DOWN);
         });
@@ -331,6 +354,7 @@ class IdgenAutoConfigurationTest {
             assertThat(in).isNotNull();
             String json = new String(in.readAllBytes(), StandardCharsets.UTF_8);
             assertThat(json).contains("\"idgen.machine-id.source\"", "\"idgen.snowflake.layout\"",
+                    "\"idgen.snowflake.field-order\"", "\"machine-time-sequence\"",
                     "\"idgen.machine-id.jdbc.ttl\"", "\"idgen.uuid-v7.monotonic\"", "\"idgen.machine-id.redis.url\"",
                     "\"idgen.machine-id.redis.key-prefix\"", "\"idgen.machine-id.redis.ttl\"",
                     "\"idgen.machine-id.redis.renew-every\"", "\"idgen.machine-id.etcd.endpoints\"",

@@ -36,7 +36,8 @@ public final class Layouts {
     /**
      * A valid layout: 20 to 50 timestamp bits, 1 to 22 sequence bits, the rest of 63 bits (or, one
      * time in eight, of all 64, as Discord's) machine bits, a tick of 1, 2 or 10 ms, an epoch from
-     * 2000 to 2030, either field order; a preset one time in four.
+     * 2000 to 2030, any of the three field orders (machine-first only where it is allowed: 63 bits
+     * and at least one machine bit); a preset one time in four.
      *
      * @param random the source
      * @return a layout
@@ -52,8 +53,10 @@ public final class Layouts {
         int machineBits = totalBits - timestampBits - sequenceBits;
         long epoch = random.nextLong(EARLIEST_EPOCH, LATEST_EPOCH);
         long tick = TICKS[random.nextInt(TICKS.length)];
-        SnowflakeLayout.FieldOrder order = random.nextBoolean()
-                ? SnowflakeLayout.FieldOrder.TIME_MACHINE_SEQUENCE : SnowflakeLayout.FieldOrder.TIME_SEQUENCE_MACHINE;
+        SnowflakeLayout.FieldOrder order = SnowflakeLayout.FieldOrder.values()[random.nextInt(3)];
+        if (order == SnowflakeLayout.FieldOrder.MACHINE_TIME_SEQUENCE && (totalBits == 64 || machineBits == 0)) {
+            order = SnowflakeLayout.FieldOrder.TIME_MACHINE_SEQUENCE;   // machine-first: at most 63 bits, a machine bit
+        }
         return SnowflakeLayout.custom("seeded-" + timestampBits + "-" + machineBits + "-" + sequenceBits)
                 .epoch(Instant.ofEpochMilli(epoch)).tick(Duration.ofMillis(tick))
                 .timestampBits(timestampBits).machineBits(machineBits).sequenceBits(sequenceBits)

@@ -21,6 +21,7 @@ class LayoutsTest {
         AtomicInteger signBit = new AtomicInteger();
         AtomicInteger oneSequenceBit = new AtomicInteger();
         AtomicInteger sequenceMachine = new AtomicInteger();
+        AtomicInteger machineFirst = new AtomicInteger();
         AtomicInteger zeroMachine = new AtomicInteger();
         AtomicInteger maxMachine = new AtomicInteger();
         Seeds.forEach(0x1A70_7500L, 2000, random -> {
@@ -33,6 +34,7 @@ class LayoutsTest {
             signBit.addAndGet(layout.usesSignBit() ? 1 : 0);
             oneSequenceBit.addAndGet(layout.sequenceBits() == 1 ? 1 : 0);
             sequenceMachine.addAndGet(layout.fieldOrder() == SnowflakeLayout.FieldOrder.TIME_SEQUENCE_MACHINE ? 1 : 0);
+            machineFirst.addAndGet(layout.fieldOrder() == SnowflakeLayout.FieldOrder.MACHINE_TIME_SEQUENCE ? 1 : 0);
             long machine = Layouts.machineId(random, layout);
             assertTrue(machine >= 0 && machine <= layout.maxMachineId(), layout + ": " + machine);
             zeroMachine.addAndGet(machine == 0 ? 1 : 0);
@@ -45,6 +47,7 @@ class LayoutsTest {
         assertTrue(signBit.get() > 100, "64-bit layouts: " + signBit);
         assertTrue(oneSequenceBit.get() > 100, "one-bit sequences: " + oneSequenceBit);
         assertTrue(sequenceMachine.get() > 300, "Sonyflake field order: " + sequenceMachine);
+        assertTrue(machineFirst.get() > 300, "machine-first field order: " + machineFirst);
         assertTrue(zeroMachine.get() > 150 && maxMachine.get() > 150, zeroMachine + " / " + maxMachine);
     }
 
