@@ -28,7 +28,8 @@ import java.util.function.LongConsumer;
  * <p>The order rows went into the tree is taken to be the order of the midpoints of their INSERT
  * statements (the time halfway between the call and its return): close, not exact, since two
  * writers' statements can overlap. Auto-increment keys made by the engine are numbered in that
- * order.
+ * order. With {@link Workload#turnstile()} the writers take turns, one statement at a time, and the
+ * order is exact.
  */
 public final class RealRunner {
 
@@ -144,16 +145,22 @@ public final class RealRunner {
         int[] counts = new int[w.writers()];
         Map<String, Long> before = database.counters(admin, notes);
 
+        Turnstile turnstile = w.turnstile() ? new Turnstile(w.writers(), w.seed()) : null;
         List<Thread> threads = new ArrayList<>();
         long start = System.nanoTime();
         for (int i = 0; i < w.writers(); i++) {
             int writer = i;
             Thread t = new Thread(() -> {
                 try (Connection c = database.connect(url)) {
-                    latencies[writer] = write(c, table, key, w, writer, shared, remaining, order, high, low, writers, middle, counts);
+                    latencies[writer] = write(c, table, key, w, writer, shared, remaining, order, high, low, writers, middle,
+                            counts, turnstile);
                 } catch (Throwable e) {
                     failure.compareAndSet(null, e);
                     remaining.set(Long.MIN_VALUE / 2);
+                } finally {
+                    if (turnstile != null) {
+                        turnstile.leave(writer);
+                    }
                 }
             }, "idgen-index-writer-" + writer);
             threads.add(t);
@@ -248,7 +255,8 @@ public final class RealRunner {
 
     /** One writer's loop; returns its statement latencies in nanoseconds ({@code counts[writer]} of them). */
     private long[] write(Connection c, String table, RealKey key, Workload w, int writer, AtomicLong shared,
-            AtomicLong remaining, AtomicLong order, long[] high, long[] low, byte[] writerOf, long[] middle, int[] counts) throws SQLException {
+            AtomicLong remaining, AtomicLong order, long[] high, long[] low, byte[] writerOf, long[] middle, int[] counts,
+            Turnstile turnstile) throws SQLException, InterruptedException {
         SplittableRandom random = new SplittableRandom(w.seed() * 1_000_003L + writer);
         RealKey.Maker maker = key.maker(writer, clock, shared, random.nextLong());
         boolean engineKey = key == RealKey.AUTO_INCREMENT && database.ownCounter();
@@ -296,6 +304,9 @@ public final class RealRunner {
                             ps.setLong(p++, random.nextLong());
                         }
                     }
+                    if (turnstile != null) {
+                        turnstile.await(writer);
+                    }
                     long t0 = System.nanoTime();
                     ps.executeUpdate();
                     long t1 = System.nanoTime();
@@ -310,6 +321,9 @@ public final class RealRunner {
                         low[slot] = k[1];
                         writerOf[slot] = (byte) writer;
                         middle[slot] = t0 + (t1 - t0) / 2;
+                    }
+                    if (turnstile != null) {
+                        turnstile.pass();
                     }
                 }
                 database.commit(c);
@@ -329,6 +343,61 @@ public final class RealRunner {
             for (int j = 0; j < 8 && i + j < bytes.length; j++) {
                 bytes[i + j] = (byte) (v >>> (8 * j));
             }
+        }
+    }
+
+    /**
+     * The writers' turns: one INSERT statement at a time, the next writer drawn from a seeded random
+     * among those still writing. A writer that is not ready when its turn comes (making keys,
+     * committing) is waited for, so the order depends on the seed alone.
+     */
+    static final class Turnstile {
+        private final SplittableRandom random;
+        private final boolean[] active;
+        private int left;
+        private int turn;
+
+        Turnstile(int writers, long seed) {
+            this.random = new SplittableRandom(seed ^ 0x7457_4e53_5449_4c45L);
+            this.active = new boolean[writers];
+            Arrays.fill(active, true);
+            this.left = writers;
+            this.turn = random.nextInt(writers);
+        }
+
+        synchronized void await(int writer) throws InterruptedException {
+            while (turn != writer) {
+                wait();
+            }
+        }
+
+        synchronized void pass() {
+            turn = pick();
+            notifyAll();
+        }
+
+        synchronized void leave(int writer) {
+            if (active[writer]) {
+                active[writer] = false;
+                left--;
+                if (turn == writer) {
+                    turn = pick();
+                }
+                notifyAll();
+            }
+        }
+
+        private int pick() {
+            if (left == 0) {
+                return -1;
+            }
+            int k = random.nextInt(left);
+            for (int i = 0; i < active.length; i++) {
+                if (active[i] && k-- == 0) {
+                    return i;
+                }
+            }
+            throw new IllegalStateException("no writer left");
         }
     }
 }
