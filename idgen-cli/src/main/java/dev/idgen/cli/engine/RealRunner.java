@@ -199,8 +199,10 @@ public final class RealRunner {
         }
         Arrays.sort(all);
 
+        boolean engineKey = key == RealKey.AUTO_INCREMENT && database.ownCounter();
         Arrival arrival = database.orderColumn(key, w) ? serverOrder(admin, table, key, high, low, writers)
-                : Arrival.inOrder(high, low, writers, middle, key == RealKey.AUTO_INCREMENT && database.ownCounter());
+                : database.timeColumn(w) && !engineKey ? serverTime(admin, table, key, high, low, writers, middle)
+                : Arrival.inOrder(high, low, writers, middle, engineKey);
         IndexModel model = database.model().builder(database.modelKeyType(key, rows), database.rowBytes(key, w)).build();
         boolean wide = key.keyType().words() == 2;
         for (int r = 0; r < rows; r++) {
@@ -211,6 +213,21 @@ public final class RealRunner {
             }
         }
         var stats = model.stats();
+        if (database.timeColumn(w) && !engineKey) {
+            // the same run in the order of the statements' midpoints, to compare the two orders
+            Arrival byMiddle = Arrival.inOrder(high, low, writers, middle, false);
+            IndexModel other = database.model().builder(database.modelKeyType(key, rows), database.rowBytes(key, w)).build();
+            for (int r = 0; r < rows; r++) {
+                if (wide) {
+                    other.insert(byMiddle.high()[r], byMiddle.low()[r]);
+                } else {
+                    other.insert(byMiddle.high()[r]);
+                }
+            }
+            Map<String, Object> more = new LinkedHashMap<>(real.extra());
+            more.put("model leaf pages, statement midpoint order", other.stats().leafPages());
+            real = new Figures(real.leafPages(), real.internalPages(), real.leafFill(), real.indexBytes(), more);
+        }
         return new RealResult(database, version, settings, key, w, seconds, percentile(all, 0.50), percentile(all, 0.99),
                 real, counters, stats, database.model().leafFill(stats, database.rowBytes(key, w)),
                 arrival);
@@ -242,6 +259,66 @@ public final class RealRunner {
                 }
                 w[i] = writerOf.getOrDefault(java.util.List.of(h[i], l[i]), (byte) 0);
             }
+        }
+        return new Arrival(h, l, w);
+    }
+
+    /**
+     * The keys in the order of the server's clock as it built each row (column {@code t}, read to
+     * the microsecond); rows of the same microsecond in the order of their statements' midpoints.
+     */
+    private static Arrival serverTime(Connection c, String table, RealKey key, long[] high, long[] low, byte[] writers,
+            long[] middle) throws SQLException {
+        int n = high.length;
+        Map<java.util.List<Long>, Integer> rowOf = new HashMap<>(2 * n);
+        for (int i = 0; i < n; i++) {
+            rowOf.put(java.util.List.of(high[i], low[i]), i);
+        }
+        long[] micros = new long[n];
+        boolean wide = key.keyType().words() == 2;
+        int found = 0;
+        try (Statement s = c.createStatement();
+                ResultSet r = s.executeQuery("SELECT k, TIMESTAMPDIFF(MICROSECOND, '2000-01-01', t) FROM " + table)) {
+            while (r.next()) {
+                long h;
+                long l = 0;
+                if (wide) {
+                    java.util.UUID u;
+                    if (key.keyType() == dev.idgen.testkit.index.KeyType.BINARY16) {
+                        java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(r.getBytes(1));
+                        u = new java.util.UUID(b.getLong(), b.getLong());
+                    } else {
+                        u = java.util.UUID.fromString(r.getString(1));
+                    }
+                    h = u.getMostSignificantBits();
+                    l = u.getLeastSignificantBits();
+                } else {
+                    h = r.getLong(1);
+                }
+                Integer row = rowOf.get(java.util.List.of(h, l));
+                if (row == null) {
+                    throw new IllegalStateException("the table holds a key the writers did not insert: " + h + "/" + l);
+                }
+                micros[row] = r.getLong(2);
+                found++;
+            }
+        }
+        if (found != n) {
+            throw new IllegalStateException("the table holds " + found + " rows; the writers inserted " + n);
+        }
+        Integer[] index = new Integer[n];
+        for (int i = 0; i < n; i++) {
+            index[i] = i;
+        }
+        Arrays.sort(index, (a, b) -> micros[a] != micros[b] ? Long.compare(micros[a], micros[b])
+                : middle[a] != middle[b] ? Long.compare(middle[a], middle[b]) : Integer.compare(a, b));
+        long[] h = new long[n];
+        long[] l = new long[n];
+        byte[] w = new byte[n];
+        for (int i = 0; i < n; i++) {
+            h[i] = high[index[i]];
+            l[i] = low[index[i]];
+            w[i] = writers[index[i]];
         }
         return new Arrival(h, l, w);
     }

@@ -275,7 +275,7 @@ public final class IndexModel {
             return sibling == null || raise(sibling, level);
         }
         if (engine == IndexEngine.POSTGRESQL || engine == IndexEngine.INNODB) {
-            Leaf sibling = engine == IndexEngine.INNODB ? innodbInsert(leaf, pos) : postgresInsert(leaf, pos, rightmost);
+            Leaf sibling = engine == IndexEngine.INNODB ? innodbInsert(leaf, pos, level) : postgresInsert(leaf, pos, rightmost);
             if (sibling == null) {
                 pageWrites++;
                 return true;
@@ -402,29 +402,45 @@ public final class IndexModel {
     }
 
     /**
-     * InnoDB's leaf insert (btr_cur_optimistic_insert, then btr_page_split_and_insert). An insert
-     * is sequential when it lands right after the page's last insert; a
-     * sequential insert may not take the page past {@link #sequentialCapacity}. A split after a
-     * sequential insert happens at the insert point: the new record and at most one record after it
-     * stay, the rest moves right (with none or one after it, the new record moves right too). Any
-     * other split is at the middle record. The page that takes the new record remembers it as its
-     * last insert; the other forgets.
+     * InnoDB's leaf insert, as MariaDB 10.11 does it. An insert right after the page's last insert
+     * (PAGE_LAST_INSERT) runs up, one right before it runs down; either may not take the page past
+     * {@link #sequentialCapacity} (btr_cur_optimistic_insert keeps 1/16 of the page free then). When
+     * the record does not go in, btr_page_split_and_insert first tries the right sibling
+     * (btr_insert_into_right_sibling): if the record falls after the last one of a page that has a
+     * next page with room, it becomes the first record there, no split. Otherwise the page splits:
+     * running up, at the insert point (the new record and at most one after it stay; with none or
+     * one after it, the new record moves to the new page with it); running down, just before the
+     * record preceding the new one (that record, the new one and all after stay on the old page,
+     * the rest goes to a new page on the left, copied record by record, so that page's last insert
+     * is its last record); else at the middle record. The page that takes the new record remembers
+     * it as its last insert.
      */
-    private Leaf innodbInsert(Leaf leaf, int pos) {
-        // only the ascending direction: with InnoDB's descending rule as well the model splits more
-        // often than the engine on every recorded run, random keys included
-        boolean sequential = leaf.hasLast && pos > 0 && compare(leaf.keys, pos - 1, leaf.last) == 0;
-        if (leaf.count < leafCapacity && !(sequential && leaf.count >= sequentialCapacity)) {
+    private Leaf innodbInsert(Leaf leaf, int pos, int level) {
+        boolean up = leaf.hasLast && pos > 0 && compare(leaf.keys, pos - 1, leaf.last) == 0;
+        boolean down = !up && leaf.hasLast && pos < leaf.count && compare(leaf.keys, pos, leaf.last) == 0;
+        boolean reserve = leaf.count >= 2 && (up || down) && leaf.count >= sequentialCapacity;
+        if (leaf.count < leafCapacity && !reserve) {
             insertWords(leaf.keys, leaf.count, pos, probe);
             leaf.count++;
             remember(leaf);
             return null;
         }
+        if (pos == leaf.count && level > 0 && insertIntoRightSibling(level)) {
+            return null;
+        }
         int n = leaf.count;
         int stay;                       // entries of the n + 1 (probe included) that stay left
-        if (sequential) {
+        boolean lowerIsNew = false;
+        if (up) {
             leafPointSplits++;
             stay = n - pos <= 1 ? pos : pos + 2;
+        } else if (down) {
+            leafPointSplits++;
+            lowerIsNew = true;
+            // the first old record of the upper page: the one before the insert point, unless
+            // that is the page's first record (or there is none), then the one at it
+            int split = pos >= 2 ? pos - 1 : pos;
+            stay = split == pos ? pos + 1 : split;
         } else {
             leafHalfSplits++;
             int middle = (n + 2) / 2 - 1; // page_get_middle_rec: this old record starts the right page
@@ -438,8 +454,43 @@ public final class IndexModel {
         } else {
             remember(right);
             leaf.hasLast = false;
+            if (lowerIsNew) {
+                System.arraycopy(leaf.keys, (leaf.count - 1) * words, leaf.last, 0, words);
+                leaf.hasLast = true;
+            }
         }
         return right;
+    }
+
+    /**
+     * btr_insert_into_right_sibling: the probe, past the last key of its leaf, becomes the first
+     * key of the next leaf when that has room; the separator above the next leaf drops to the probe.
+     *
+     * @return whether it went in
+     */
+    private boolean insertIntoRightSibling(int level) {
+        int l = level - 1;
+        while (l >= 0 && pathChild[l] == pathPages[l].count - 1) {
+            l--;
+        }
+        if (l < 0) {
+            return false; // the rightmost leaf: no next page
+        }
+        Page page = pathPages[l].children[pathChild[l] + 1];
+        while (page instanceof Internal internal) {
+            page = internal.children[0];
+        }
+        Leaf next = (Leaf) page;
+        if (next.count >= leafCapacity) {
+            return false;
+        }
+        touch(next);
+        insertWords(next.keys, next.count, 0, probe);
+        next.count++;
+        remember(next);
+        System.arraycopy(probe, 0, pathPages[l].keys, pathChild[l] * words, words);
+        pageWrites++; // the parent's node pointer (the caller counts the sibling)
+        return true;
     }
 
     private void remember(Leaf leaf) {
