@@ -442,6 +442,11 @@ public final class RealRunner {
             this.turn = random.nextInt(writers);
         }
 
+        /** @return whose turn it is, -1 once every writer has left */
+        synchronized int current() {
+            return turn;
+        }
+
         synchronized void await(int writer) throws InterruptedException {
             while (turn != writer) {
                 wait();

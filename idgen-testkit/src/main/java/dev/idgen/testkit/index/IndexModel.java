@@ -412,8 +412,10 @@ public final class IndexModel {
      * one after it, the new record moves to the new page with it); running down, just before the
      * record preceding the new one (that record, the new one and all after stay on the old page,
      * the rest goes to a new page on the left, copied record by record, so that page's last insert
-     * is its last record); else at the middle record. The page that takes the new record remembers
-     * it as its last insert.
+     * is its last record); else at the middle record. A leaf that is the root splits at the middle
+     * record whatever the direction: btr_root_raise_and_insert first moves its records to a new
+     * page, which has no last insert. The page that takes the new record remembers it as its last
+     * insert.
      */
     private Leaf innodbInsert(Leaf leaf, int pos, int level) {
         boolean up = leaf.hasLast && pos > 0 && compare(leaf.keys, pos - 1, leaf.last) == 0;
@@ -425,7 +427,12 @@ public final class IndexModel {
             remember(leaf);
             return null;
         }
-        if (pos == leaf.count && level > 0 && insertIntoRightSibling(level)) {
+        if (level == 0) {
+            // the root (btr_root_raise_and_insert): its records move to a new page, which starts with
+            // no last insert, and that page is split; so neither direction applies: the middle
+            up = false;
+            down = false;
+        } else if (pos == leaf.count && insertIntoRightSibling(level)) {
             return null;
         }
         int n = leaf.count;
@@ -447,14 +454,25 @@ public final class IndexModel {
             stay = pos <= middle ? middle + 1 : middle;
         }
         stay = Math.max(1, Math.min(n, stay));
+        // the old page forgets its last insert only when records leave it (page_delete_rec_list_end
+        // and _start return before resetting PAGE_LAST_INSERT when there is nothing to delete)
+        boolean nothingMoves = lowerIsNew ? stay == 1 && pos == 0 : stay == n && pos == n;
+        long[] oldLast = nothingMoves && leaf.hasLast ? Arrays.copyOf(leaf.last, words) : null;
         Leaf right = splitLeafAt(leaf, pos, stay);
         if (pos < stay) {
             remember(leaf);
             right.hasLast = false;
+            if (oldLast != null) { // running down, the new record alone on the new lower page
+                System.arraycopy(oldLast, 0, right.last, 0, words);
+                right.hasLast = true;
+            }
         } else {
             remember(right);
             leaf.hasLast = false;
-            if (lowerIsNew) {
+            if (oldLast != null) { // running up, the new record alone on the new upper page
+                System.arraycopy(oldLast, 0, leaf.last, 0, words);
+                leaf.hasLast = true;
+            } else if (lowerIsNew) {
                 System.arraycopy(leaf.keys, (leaf.count - 1) * words, leaf.last, 0, words);
                 leaf.hasLast = true;
             }
@@ -701,6 +719,24 @@ public final class IndexModel {
     private void admit(Page page) {
         if (pool != null) {
             pool.admit(page.id);
+        }
+    }
+
+    /** {@return the entries of each leaf, left to right; for tests} */
+    int[] leafCounts() {
+        int[] out = new int[Math.toIntExact(leafPages)];
+        int[] at = {0};
+        leafCounts(root, out, at);
+        return out;
+    }
+
+    private void leafCounts(Page page, int[] out, int[] at) {
+        if (page instanceof Internal internal) {
+            for (int c = 0; c < internal.count; c++) {
+                leafCounts(internal.children[c], out, at);
+            }
+        } else {
+            out[at[0]++] = page.count;
         }
     }
 
