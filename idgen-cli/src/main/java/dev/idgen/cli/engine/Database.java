@@ -180,16 +180,14 @@ public enum Database {
             cols.append(n > 0 ? ", " : "").append("s").append(i);
             n++;
         }
-        String tuple = n == 0 ? "(DEFAULT)" : "(" + "?, ".repeat(n - 1) + "?" + (timeColumn(w) ? ", SYSDATE(6)" : "") + ")";
+        String values = n == 0 ? "" : "?, ".repeat(n - 1) + "?";
         if (timeColumn(w)) {
             cols.append(n > 0 ? ", " : "").append("t");
-            tuple = n == 0 ? "(SYSDATE(6))" : tuple;
-            n = n == 0 ? -1 : n; // a tuple, even with no parameter
+            values += (n > 0 ? ", " : "") + "SYSDATE(6)"; // the server's clock as it builds the row
+            n++;
         }
+        String tuple = n == 0 ? "(DEFAULT)" : "(" + values + ")";
         StringBuilder b = new StringBuilder("INSERT INTO ").append(table);
-        if (n < 0) {
-            n = 1;
-        }
         if (n == 0 && this == POSTGRESQL) {
             return b.append(" DEFAULT VALUES").toString(); // one row; multi-row is refused for this case
         }
