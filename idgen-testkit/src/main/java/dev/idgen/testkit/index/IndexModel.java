@@ -421,9 +421,15 @@ public final class IndexModel {
         boolean up = leaf.hasLast && pos > 0 && compare(leaf.keys, pos - 1, leaf.last) == 0;
         boolean down = !up && leaf.hasLast && pos < leaf.count && compare(leaf.keys, pos, leaf.last) == 0;
         boolean reserve = leaf.count >= 2 && (up || down) && leaf.count >= sequentialCapacity;
-        if (leaf.count < leafCapacity && !reserve) {
+        // a page holding deleted records (moved out by a split) whose heap is used up takes no record
+        // once it is nearly full (free space after reorganizing under 1/32 of the page), though the
+        // record would fit in a deleted one's place (btr_cur_optimistic_insert, page_has_garbage)
+        boolean garbage = leaf.heap > leaf.count && leaf.count > 1
+                && innodbFree(leaf.count) < IndexEngine.INNODB_REORGANIZE_LIMIT && innodbFree(leaf.heap) < entryBytes;
+        if (leaf.count < leafCapacity && !reserve && !garbage) {
             insertWords(leaf.keys, leaf.count, pos, probe);
             leaf.count++;
+            leaf.heap = Math.max(leaf.heap, leaf.count);
             remember(leaf);
             return null;
         }
@@ -458,7 +464,13 @@ public final class IndexModel {
         // and _start return before resetting PAGE_LAST_INSERT when there is nothing to delete)
         boolean nothingMoves = lowerIsNew ? stay == 1 && pos == 0 : stay == n && pos == n;
         long[] oldLast = nothingMoves && leaf.hasLast ? Arrays.copyOf(leaf.last, words) : null;
+        int oldHeap = level == 0 ? n : leaf.heap; // the root's records go to a fresh page first
         Leaf right = splitLeafAt(leaf, pos, stay);
+        // the old page keeps its heap (moved records become deleted ones); the new page is compact
+        Leaf old = lowerIsNew ? right : leaf;
+        Leaf fresh = lowerIsNew ? leaf : right;
+        old.heap = Math.max(oldHeap, old.count);
+        fresh.heap = fresh.count;
         if (pos < stay) {
             remember(leaf);
             right.hasLast = false;
@@ -505,6 +517,7 @@ public final class IndexModel {
         touch(next);
         insertWords(next.keys, next.count, 0, probe);
         next.count++;
+        next.heap = Math.max(next.heap, next.count);
         remember(next);
         System.arraycopy(probe, 0, pathPages[l].keys, pathChild[l] * words, words);
         pageWrites++; // the parent's node pointer (the caller counts the sibling)
@@ -809,10 +822,14 @@ public final class IndexModel {
         }
     }
 
-    /** {@code count} keys, and the last key inserted (InnoDB's PAGE_LAST_INSERT) while {@code hasLast}. */
+    /**
+     * {@code count} keys, and the last key inserted (InnoDB's PAGE_LAST_INSERT) while {@code hasLast};
+     * InnoDB: {@code heap} records' room ever taken from the page's heap, deleted ones included.
+     */
     private static final class Leaf extends Page {
         final long[] last;
         boolean hasLast;
+        int heap;
 
         Leaf(int id, int keyWords, int words) {
             super(id, keyWords);
