@@ -82,6 +82,14 @@ final class IndexCommand implements Callable<Integer> {
             + " takes them, and the model takes the keys in that order (the row grows by 8 bytes and gains an index).")
     private boolean serverOrder;
 
+    @Option(names = "--turnstile", description = "--real: the writers take turns, one INSERT at a time, in an order drawn"
+            + " from --seed, so the model gets the exact order rows reached the tree (slower: one statement at a time).")
+    private boolean turnstile;
+
+    @Option(names = "--server-time", description = "--real on InnoDB: each row gets a DATETIME(6) column set to SYSDATE(6)"
+            + " as the server builds it, and the model takes the keys in that order (the row grows by 8 bytes).")
+    private boolean serverTime;
+
     @Option(names = "--json", paramLabel = "FILE", description = "--real: also append each run to this file, one JSON object a line.")
     private Path json;
 
@@ -209,7 +217,7 @@ final class IndexCommand implements Callable<Integer> {
         dev.idgen.cli.engine.Workload workload;
         try {
             workload = new dev.idgen.cli.engine.Workload(rows == null ? 100_000 : rows, writers, min, max, payload, secondary,
-                    multiRow, seed, serverOrder);
+                    multiRow, seed, serverOrder, turnstile, serverTime);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }

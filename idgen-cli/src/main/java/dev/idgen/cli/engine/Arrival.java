@@ -74,4 +74,24 @@ public record Arrival(long[] high, long[] low, byte[] writers) {
         }
         return bytes.toByteArray();
     }
+
+    /**
+     * The exact keys in order, for runs whose order is exact (the turnstile): per row the writer
+     * (one byte), then the high and the low word (8 bytes each, big-endian), gzipped.
+     *
+     * @return the gzipped keys
+     */
+    public byte[] keys() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (java.io.DataOutputStream out = new java.io.DataOutputStream(new GZIPOutputStream(bytes))) {
+            for (int i = 0; i < high.length; i++) {
+                out.writeByte(writers[i]);
+                out.writeLong(high[i]);
+                out.writeLong(low[i]);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
 }

@@ -151,6 +151,9 @@ public enum Database {
         if (orderColumn(key, w)) {
             b.append(", o BIGINT NOT NULL AUTO_INCREMENT, KEY (o)");
         }
+        if (timeColumn(w)) {
+            b.append(", t DATETIME(6) NOT NULL");
+        }
         b.append(')');
         b.append(switch (this) {
             case SQLITE -> " WITHOUT ROWID";
@@ -177,7 +180,13 @@ public enum Database {
             cols.append(n > 0 ? ", " : "").append("s").append(i);
             n++;
         }
-        String tuple = n == 0 ? "(DEFAULT)" : "(" + "?, ".repeat(n - 1) + "?)";
+        String values = n == 0 ? "" : "?, ".repeat(n - 1) + "?";
+        if (timeColumn(w)) {
+            cols.append(n > 0 ? ", " : "").append("t");
+            values += (n > 0 ? ", " : "") + "SYSDATE(6)"; // the server's clock as it builds the row
+            n++;
+        }
+        String tuple = n == 0 ? "(DEFAULT)" : "(" + values + ")";
         StringBuilder b = new StringBuilder("INSERT INTO ").append(table);
         if (n == 0 && this == POSTGRESQL) {
             return b.append(" DEFAULT VALUES").toString(); // one row; multi-row is refused for this case
@@ -444,7 +453,12 @@ public enum Database {
 
     /** @return the row's bytes besides the key, as the model counts them */
     int rowBytes(RealKey key, Workload w) {
-        return w.payloadBytes() + 8 * w.secondaryIndexes() + (orderColumn(key, w) ? 8 : 0);
+        return w.payloadBytes() + 8 * w.secondaryIndexes() + (orderColumn(key, w) ? 8 : 0) + (timeColumn(w) ? 8 : 0);
+    }
+
+    /** @return whether the table gets the server's clock column {@code t} (InnoDB; DATETIME(6) stores in 8 bytes) */
+    boolean timeColumn(Workload w) {
+        return w.serverTime() && this == MARIADB;
     }
 
     /** @return whether the table gets the server's order column (InnoDB, keys the runner makes) */

@@ -81,7 +81,8 @@ public final class RealIndex {
                 }
                 if (s.traceDir() != null && (key == RealKey.SNOWFLAKE || key == RealKey.UUID_V7)) {
                     Files.createDirectories(s.traceDir());
-                    Files.write(s.traceDir().resolve(traceName(r)), r.arrival().trace(key == RealKey.SNOWFLAKE));
+                    Files.write(s.traceDir().resolve(traceName(r)), w.turnstile() || w.serverTime() ? r.arrival().keys()
+                            : r.arrival().trace(key == RealKey.SNOWFLAKE));
                 }
             }
             progress.finish();
@@ -126,7 +127,7 @@ public final class RealIndex {
     /** @return the trace file's name for a run, such as {@code InnoDB-snowflake-w4-p200.trace.gz} */
     public static String traceName(RealResult r) {
         return r.database().name().toLowerCase(Locale.ROOT) + "-" + r.key().cliName() + "-w" + r.workload().writers()
-                + "-p" + r.workload().payloadBytes() + ".trace.gz";
+                + "-p" + r.workload().payloadBytes() + (r.workload().turnstile() ? "-turnstile.keys.gz" : r.workload().serverTime() ? "-servertime.keys.gz" : ".trace.gz");
     }
 
     /** @return a run as a JSON object */
@@ -145,6 +146,8 @@ public final class RealIndex {
         m.put("secondaryIndexes", w.secondaryIndexes());
         m.put("multiRow", w.multiRow());
         m.put("serverOrder", r.database().orderColumn(r.key(), w));
+        m.put("turnstile", w.turnstile());
+        m.put("serverTime", r.database().timeColumn(w));
         m.put("seconds", round(r.seconds()));
         m.put("rowsPerSecond", Math.round(r.rowsPerSecond()));
         m.put("latencyP50Micros", round(r.latencyP50Micros()));

@@ -28,7 +28,8 @@ import java.util.function.LongConsumer;
  * <p>The order rows went into the tree is taken to be the order of the midpoints of their INSERT
  * statements (the time halfway between the call and its return): close, not exact, since two
  * writers' statements can overlap. Auto-increment keys made by the engine are numbered in that
- * order.
+ * order. With {@link Workload#turnstile()} the writers take turns, one statement at a time, and the
+ * order is exact.
  */
 public final class RealRunner {
 
@@ -144,16 +145,22 @@ public final class RealRunner {
         int[] counts = new int[w.writers()];
         Map<String, Long> before = database.counters(admin, notes);
 
+        Turnstile turnstile = w.turnstile() ? new Turnstile(w.writers(), w.seed()) : null;
         List<Thread> threads = new ArrayList<>();
         long start = System.nanoTime();
         for (int i = 0; i < w.writers(); i++) {
             int writer = i;
             Thread t = new Thread(() -> {
                 try (Connection c = database.connect(url)) {
-                    latencies[writer] = write(c, table, key, w, writer, shared, remaining, order, high, low, writers, middle, counts);
+                    latencies[writer] = write(c, table, key, w, writer, shared, remaining, order, high, low, writers, middle,
+                            counts, turnstile);
                 } catch (Throwable e) {
                     failure.compareAndSet(null, e);
                     remaining.set(Long.MIN_VALUE / 2);
+                } finally {
+                    if (turnstile != null) {
+                        turnstile.leave(writer);
+                    }
                 }
             }, "idgen-index-writer-" + writer);
             threads.add(t);
@@ -192,8 +199,10 @@ public final class RealRunner {
         }
         Arrays.sort(all);
 
+        boolean engineKey = key == RealKey.AUTO_INCREMENT && database.ownCounter();
         Arrival arrival = database.orderColumn(key, w) ? serverOrder(admin, table, key, high, low, writers)
-                : Arrival.inOrder(high, low, writers, middle, key == RealKey.AUTO_INCREMENT && database.ownCounter());
+                : database.timeColumn(w) && !engineKey ? serverTime(admin, table, key, high, low, writers, middle)
+                : Arrival.inOrder(high, low, writers, middle, engineKey);
         IndexModel model = database.model().builder(database.modelKeyType(key, rows), database.rowBytes(key, w)).build();
         boolean wide = key.keyType().words() == 2;
         for (int r = 0; r < rows; r++) {
@@ -204,6 +213,21 @@ public final class RealRunner {
             }
         }
         var stats = model.stats();
+        if (database.timeColumn(w) && !engineKey) {
+            // the same run in the order of the statements' midpoints, to compare the two orders
+            Arrival byMiddle = Arrival.inOrder(high, low, writers, middle, false);
+            IndexModel other = database.model().builder(database.modelKeyType(key, rows), database.rowBytes(key, w)).build();
+            for (int r = 0; r < rows; r++) {
+                if (wide) {
+                    other.insert(byMiddle.high()[r], byMiddle.low()[r]);
+                } else {
+                    other.insert(byMiddle.high()[r]);
+                }
+            }
+            Map<String, Object> more = new LinkedHashMap<>(real.extra());
+            more.put("model leaf pages, statement midpoint order", other.stats().leafPages());
+            real = new Figures(real.leafPages(), real.internalPages(), real.leafFill(), real.indexBytes(), more);
+        }
         return new RealResult(database, version, settings, key, w, seconds, percentile(all, 0.50), percentile(all, 0.99),
                 real, counters, stats, database.model().leafFill(stats, database.rowBytes(key, w)),
                 arrival);
@@ -239,6 +263,66 @@ public final class RealRunner {
         return new Arrival(h, l, w);
     }
 
+    /**
+     * The keys in the order of the server's clock as it built each row (column {@code t}, read to
+     * the microsecond); rows of the same microsecond in the order of their statements' midpoints.
+     */
+    private static Arrival serverTime(Connection c, String table, RealKey key, long[] high, long[] low, byte[] writers,
+            long[] middle) throws SQLException {
+        int n = high.length;
+        Map<java.util.List<Long>, Integer> rowOf = new HashMap<>(2 * n);
+        for (int i = 0; i < n; i++) {
+            rowOf.put(java.util.List.of(high[i], low[i]), i);
+        }
+        long[] micros = new long[n];
+        boolean wide = key.keyType().words() == 2;
+        int found = 0;
+        try (Statement s = c.createStatement();
+                ResultSet r = s.executeQuery("SELECT k, TIMESTAMPDIFF(MICROSECOND, '2000-01-01', t) FROM " + table)) {
+            while (r.next()) {
+                long h;
+                long l = 0;
+                if (wide) {
+                    java.util.UUID u;
+                    if (key.keyType() == dev.idgen.testkit.index.KeyType.BINARY16) {
+                        java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(r.getBytes(1));
+                        u = new java.util.UUID(b.getLong(), b.getLong());
+                    } else {
+                        u = java.util.UUID.fromString(r.getString(1));
+                    }
+                    h = u.getMostSignificantBits();
+                    l = u.getLeastSignificantBits();
+                } else {
+                    h = r.getLong(1);
+                }
+                Integer row = rowOf.get(java.util.List.of(h, l));
+                if (row == null) {
+                    throw new IllegalStateException("the table holds a key the writers did not insert: " + h + "/" + l);
+                }
+                micros[row] = r.getLong(2);
+                found++;
+            }
+        }
+        if (found != n) {
+            throw new IllegalStateException("the table holds " + found + " rows; the writers inserted " + n);
+        }
+        Integer[] index = new Integer[n];
+        for (int i = 0; i < n; i++) {
+            index[i] = i;
+        }
+        Arrays.sort(index, (a, b) -> micros[a] != micros[b] ? Long.compare(micros[a], micros[b])
+                : middle[a] != middle[b] ? Long.compare(middle[a], middle[b]) : Integer.compare(a, b));
+        long[] h = new long[n];
+        long[] l = new long[n];
+        byte[] w = new byte[n];
+        for (int i = 0; i < n; i++) {
+            h[i] = high[index[i]];
+            l[i] = low[index[i]];
+            w[i] = writers[index[i]];
+        }
+        return new Arrival(h, l, w);
+    }
+
     private static double percentile(long[] sorted, double p) {
         if (sorted.length == 0) {
             return 0;
@@ -248,7 +332,8 @@ public final class RealRunner {
 
     /** One writer's loop; returns its statement latencies in nanoseconds ({@code counts[writer]} of them). */
     private long[] write(Connection c, String table, RealKey key, Workload w, int writer, AtomicLong shared,
-            AtomicLong remaining, AtomicLong order, long[] high, long[] low, byte[] writerOf, long[] middle, int[] counts) throws SQLException {
+            AtomicLong remaining, AtomicLong order, long[] high, long[] low, byte[] writerOf, long[] middle, int[] counts,
+            Turnstile turnstile) throws SQLException, InterruptedException {
         SplittableRandom random = new SplittableRandom(w.seed() * 1_000_003L + writer);
         RealKey.Maker maker = key.maker(writer, clock, shared, random.nextLong());
         boolean engineKey = key == RealKey.AUTO_INCREMENT && database.ownCounter();
@@ -296,6 +381,9 @@ public final class RealRunner {
                             ps.setLong(p++, random.nextLong());
                         }
                     }
+                    if (turnstile != null) {
+                        turnstile.await(writer);
+                    }
                     long t0 = System.nanoTime();
                     ps.executeUpdate();
                     long t1 = System.nanoTime();
@@ -310,6 +398,9 @@ public final class RealRunner {
                         low[slot] = k[1];
                         writerOf[slot] = (byte) writer;
                         middle[slot] = t0 + (t1 - t0) / 2;
+                    }
+                    if (turnstile != null) {
+                        turnstile.pass();
                     }
                 }
                 database.commit(c);
@@ -329,6 +420,66 @@ public final class RealRunner {
             for (int j = 0; j < 8 && i + j < bytes.length; j++) {
                 bytes[i + j] = (byte) (v >>> (8 * j));
             }
+        }
+    }
+
+    /**
+     * The writers' turns: one INSERT statement at a time, the next writer drawn from a seeded random
+     * among those still writing. A writer that is not ready when its turn comes (making keys,
+     * committing) is waited for, so the order depends on the seed alone.
+     */
+    static final class Turnstile {
+        private final SplittableRandom random;
+        private final boolean[] active;
+        private int left;
+        private int turn;
+
+        Turnstile(int writers, long seed) {
+            this.random = new SplittableRandom(seed ^ 0x7457_4e53_5449_4c45L);
+            this.active = new boolean[writers];
+            Arrays.fill(active, true);
+            this.left = writers;
+            this.turn = random.nextInt(writers);
+        }
+
+        /** @return whose turn it is, -1 once every writer has left */
+        synchronized int current() {
+            return turn;
+        }
+
+        synchronized void await(int writer) throws InterruptedException {
+            while (turn != writer) {
+                wait();
+            }
+        }
+
+        synchronized void pass() {
+            turn = pick();
+            notifyAll();
+        }
+
+        synchronized void leave(int writer) {
+            if (active[writer]) {
+                active[writer] = false;
+                left--;
+                if (turn == writer) {
+                    turn = pick();
+                }
+                notifyAll();
+            }
+        }
+
+        private int pick() {
+            if (left == 0) {
+                return -1;
+            }
+            int k = random.nextInt(left);
+            for (int i = 0; i < active.length; i++) {
+                if (active[i] && k-- == 0) {
+                    return i;
+                }
+            }
+            throw new IllegalStateException("no writer left");
         }
     }
 }

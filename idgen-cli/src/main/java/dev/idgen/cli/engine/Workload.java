@@ -17,9 +17,54 @@ package dev.idgen.cli.engine;
  * @param serverOrder InnoDB: whether the table gets an {@code AUTO_INCREMENT} column {@code o}
  *     (indexed) that the server numbers as rows go in, and the model takes the keys in that order
  *     rather than in the order of the statements' midpoints; the row grows by 8 bytes
+ * @param turnstile whether the writers take turns, one INSERT statement at a time, in an order drawn
+ *     from the seed, so that the order rows reach the tree is exact and known (the writers still
+ *     make their keys concurrently, each at the start of its transaction)
+ * @param serverTime InnoDB: whether each row gets a {@code DATETIME(6)} column {@code t} set to
+ *     {@code SYSDATE(6)}, the server's clock read as the row is built, just before it goes into the
+ *     tree, and the model takes the keys in that order (ties by the statements' midpoints); the row
+ *     grows by 8 bytes, no index is added
  */
 public record Workload(long rows, int writers, int txRowsMin, int txRowsMax, int payloadBytes, int secondaryIndexes,
-        boolean multiRow, long seed, boolean serverOrder) {
+        boolean multiRow, long seed, boolean serverOrder, boolean turnstile, boolean serverTime) {
+
+    /**
+     * A workload without the server's clock column.
+     *
+     * @param rows rows to insert
+     * @param writers writers at once
+     * @param txRowsMin fewest rows in one transaction
+     * @param txRowsMax most rows in one transaction
+     * @param payloadBytes bytes of payload per row
+     * @param secondaryIndexes secondary indexes
+     * @param multiRow one sorted multi-row INSERT per transaction
+     * @param seed the seed
+     * @param serverOrder InnoDB: number rows in a server-side AUTO_INCREMENT column
+     * @param turnstile writers take turns, one statement at a time
+     */
+    public Workload(long rows, int writers, int txRowsMin, int txRowsMax, int payloadBytes, int secondaryIndexes,
+            boolean multiRow, long seed, boolean serverOrder, boolean turnstile) {
+        this(rows, writers, txRowsMin, txRowsMax, payloadBytes, secondaryIndexes, multiRow, seed, serverOrder, turnstile,
+                false);
+    }
+
+    /**
+     * A workload whose writers run freely.
+     *
+     * @param rows rows to insert
+     * @param writers writers at once
+     * @param txRowsMin fewest rows in one transaction
+     * @param txRowsMax most rows in one transaction
+     * @param payloadBytes bytes of payload per row
+     * @param secondaryIndexes secondary indexes
+     * @param multiRow one sorted multi-row INSERT per transaction
+     * @param seed the seed
+     * @param serverOrder InnoDB: number rows in a server-side AUTO_INCREMENT column
+     */
+    public Workload(long rows, int writers, int txRowsMin, int txRowsMax, int payloadBytes, int secondaryIndexes,
+            boolean multiRow, long seed, boolean serverOrder) {
+        this(rows, writers, txRowsMin, txRowsMax, payloadBytes, secondaryIndexes, multiRow, seed, serverOrder, false);
+    }
 
     /**
      * A workload without a server order column.
@@ -35,7 +80,7 @@ public record Workload(long rows, int writers, int txRowsMin, int txRowsMax, int
      */
     public Workload(long rows, int writers, int txRowsMin, int txRowsMax, int payloadBytes, int secondaryIndexes,
             boolean multiRow, long seed) {
-        this(rows, writers, txRowsMin, txRowsMax, payloadBytes, secondaryIndexes, multiRow, seed, false);
+        this(rows, writers, txRowsMin, txRowsMax, payloadBytes, secondaryIndexes, multiRow, seed, false, false);
     }
 
     /**
@@ -49,6 +94,8 @@ public record Workload(long rows, int writers, int txRowsMin, int txRowsMax, int
         check(payloadBytes >= 0 && payloadBytes <= 4000, "payload " + payloadBytes + " bytes is out of range; expected 0..4000");
         check(secondaryIndexes >= 0 && secondaryIndexes <= 8,
                 "secondary indexes " + secondaryIndexes + " is out of range; expected 0..8");
+        check((turnstile ? 1 : 0) + (serverOrder ? 1 : 0) + (serverTime ? 1 : 0) <= 1,
+                "--turnstile, --server-order and --server-time each set the arrival order; choose one");
     }
 
     private static void check(boolean ok, String message) {

@@ -103,6 +103,61 @@ class RealRunnerTest {
     }
 
     @Test
+    void innodbTurnstileRunsInAnExactOrderAndTheModelMatches() throws SQLException {
+        RealRunner runner = server(Database.MARIADB, MARIADB);
+        // four writers of Snowflake keys: the case the free-running order cannot pin down
+        RealResult r = runner.run(RealKey.SNOWFLAKE, new Workload(10_000, 4, 1, 10, 0, 0, false, 6, false, true), done -> { });
+        assertWithinFivePercent(r);
+        long[] perWriter = new long[4];
+        for (byte w : r.arrival().writers()) {
+            perWriter[w]++;
+        }
+        for (long n : perWriter) {
+            assertTrue(n > 1_000, "every writer took turns: " + java.util.Arrays.toString(perWriter));
+        }
+    }
+
+    @Test
+    void innodbServerTimeRunsOrderByTheServersClock() throws SQLException {
+        RealRunner runner = server(Database.MARIADB, MARIADB);
+        RealResult r = runner.run(RealKey.UUID_V7, new Workload(2_000, 2, 1, 10, 0, 0, false, 7, false, false, true), done -> { });
+        assertEquals(2_000, r.model().keys());
+        assertTrue(r.real().extra().containsKey("model leaf pages, statement midpoint order"), r.real().extra().toString());
+        assertEquals(2_000, r.arrival().high().length);
+    }
+
+    @Test
+    void theTurnstileOrderFollowsTheSeedAndSkipsWritersThatLeft() {
+        RealRunner.Turnstile a = new RealRunner.Turnstile(3, 11);
+        RealRunner.Turnstile b = new RealRunner.Turnstile(3, 11);
+        int[] seen = new int[3];
+        for (int i = 0; i < 60; i++) {
+            assertEquals(a.current(), b.current(), "turn " + i);
+            seen[a.current()]++;
+            a.pass();
+            b.pass();
+        }
+        for (int n : seen) {
+            assertTrue(n > 5, "each of three writers gets turns: " + java.util.Arrays.toString(seen));
+        }
+        a.leave(1);
+        for (int i = 0; i < 30; i++) {
+            assertTrue(a.current() != 1, "writer 1 left");
+            a.pass();
+        }
+        a.leave(0);
+        a.leave(2);
+        assertEquals(-1, a.current());
+    }
+
+    @Test
+    void onlyOneArrivalOrderOptionAtATime() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new Workload(100, 2, 1, 10, 0, 0, false, 1, true, true));
+        assertTrue(e.getMessage().contains("choose one"), e.getMessage());
+    }
+
+    @Test
     void urlsNameTheirEngine() {
         assertEquals(Database.SQLITE, Database.of("jdbc:sqlite:/tmp/x.db"));
         assertEquals(Database.POSTGRESQL, Database.of(POSTGRES));

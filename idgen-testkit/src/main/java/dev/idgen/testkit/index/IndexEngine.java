@@ -44,6 +44,8 @@ public enum IndexEngine {
     static final int INNODB_SPACE = 16384 - 120 - 8 - 4;
     /** InnoDB: the free space a sequential insert leaves, 1/16 of the page. */
     static final int INNODB_RESERVE = 16384 / 16;
+    /** InnoDB: BTR_CUR_PAGE_REORGANIZE_LIMIT, 1/32 of the page. */
+    static final int INNODB_REORGANIZE_LIMIT = 16384 / 32;
     /** SQLite: page size. */
     static final int SQLITE_PAGE = 4096;
 

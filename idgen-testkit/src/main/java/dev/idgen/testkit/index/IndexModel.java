@@ -275,7 +275,7 @@ public final class IndexModel {
             return sibling == null || raise(sibling, level);
         }
         if (engine == IndexEngine.POSTGRESQL || engine == IndexEngine.INNODB) {
-            Leaf sibling = engine == IndexEngine.INNODB ? innodbInsert(leaf, pos) : postgresInsert(leaf, pos, rightmost);
+            Leaf sibling = engine == IndexEngine.INNODB ? innodbInsert(leaf, pos, level) : postgresInsert(leaf, pos, rightmost);
             if (sibling == null) {
                 pageWrites++;
                 return true;
@@ -402,44 +402,126 @@ public final class IndexModel {
     }
 
     /**
-     * InnoDB's leaf insert (btr_cur_optimistic_insert, then btr_page_split_and_insert). An insert
-     * is sequential when it lands right after the page's last insert; a
-     * sequential insert may not take the page past {@link #sequentialCapacity}. A split after a
-     * sequential insert happens at the insert point: the new record and at most one record after it
-     * stay, the rest moves right (with none or one after it, the new record moves right too). Any
-     * other split is at the middle record. The page that takes the new record remembers it as its
-     * last insert; the other forgets.
+     * InnoDB's leaf insert, as MariaDB 10.11 does it. An insert right after the page's last insert
+     * (PAGE_LAST_INSERT) runs up, one right before it runs down; either may not take the page past
+     * {@link #sequentialCapacity} (btr_cur_optimistic_insert keeps 1/16 of the page free then). When
+     * the record does not go in, btr_page_split_and_insert first tries the right sibling
+     * (btr_insert_into_right_sibling): if the record falls after the last one of a page that has a
+     * next page with room, it becomes the first record there, no split. Otherwise the page splits:
+     * running up, at the insert point (the new record and at most one after it stay; with none or
+     * one after it, the new record moves to the new page with it); running down, just before the
+     * record preceding the new one (that record, the new one and all after stay on the old page,
+     * the rest goes to a new page on the left, copied record by record, so that page's last insert
+     * is its last record); else at the middle record. A leaf that is the root splits at the middle
+     * record whatever the direction: btr_root_raise_and_insert first moves its records to a new
+     * page, which has no last insert. The page that takes the new record remembers it as its last
+     * insert.
      */
-    private Leaf innodbInsert(Leaf leaf, int pos) {
-        // only the ascending direction: with InnoDB's descending rule as well the model splits more
-        // often than the engine on every recorded run, random keys included
-        boolean sequential = leaf.hasLast && pos > 0 && compare(leaf.keys, pos - 1, leaf.last) == 0;
-        if (leaf.count < leafCapacity && !(sequential && leaf.count >= sequentialCapacity)) {
+    private Leaf innodbInsert(Leaf leaf, int pos, int level) {
+        boolean up = leaf.hasLast && pos > 0 && compare(leaf.keys, pos - 1, leaf.last) == 0;
+        boolean down = !up && leaf.hasLast && pos < leaf.count && compare(leaf.keys, pos, leaf.last) == 0;
+        boolean reserve = leaf.count >= 2 && (up || down) && leaf.count >= sequentialCapacity;
+        // a page holding deleted records (moved out by a split) whose heap is used up takes no record
+        // once it is nearly full (free space after reorganizing under 1/32 of the page), though the
+        // record would fit in a deleted one's place (btr_cur_optimistic_insert, page_has_garbage)
+        boolean garbage = leaf.heap > leaf.count && leaf.count > 1
+                && innodbFree(leaf.count) < IndexEngine.INNODB_REORGANIZE_LIMIT && innodbFree(leaf.heap) < entryBytes;
+        if (leaf.count < leafCapacity && !reserve && !garbage) {
             insertWords(leaf.keys, leaf.count, pos, probe);
             leaf.count++;
+            leaf.heap = Math.max(leaf.heap, leaf.count);
             remember(leaf);
+            return null;
+        }
+        if (level == 0) {
+            // the root (btr_root_raise_and_insert): its records move to a new page, which starts with
+            // no last insert, and that page is split; so neither direction applies: the middle
+            up = false;
+            down = false;
+        } else if (pos == leaf.count && insertIntoRightSibling(level)) {
             return null;
         }
         int n = leaf.count;
         int stay;                       // entries of the n + 1 (probe included) that stay left
-        if (sequential) {
+        boolean lowerIsNew = false;
+        if (up) {
             leafPointSplits++;
             stay = n - pos <= 1 ? pos : pos + 2;
+        } else if (down) {
+            leafPointSplits++;
+            lowerIsNew = true;
+            // the first old record of the upper page: the one before the insert point, unless
+            // that is the page's first record (or there is none), then the one at it
+            int split = pos >= 2 ? pos - 1 : pos;
+            stay = split == pos ? pos + 1 : split;
         } else {
             leafHalfSplits++;
             int middle = (n + 2) / 2 - 1; // page_get_middle_rec: this old record starts the right page
             stay = pos <= middle ? middle + 1 : middle;
         }
         stay = Math.max(1, Math.min(n, stay));
+        // the old page forgets its last insert only when records leave it (page_delete_rec_list_end
+        // and _start return before resetting PAGE_LAST_INSERT when there is nothing to delete)
+        boolean nothingMoves = lowerIsNew ? stay == 1 && pos == 0 : stay == n && pos == n;
+        long[] oldLast = nothingMoves && leaf.hasLast ? Arrays.copyOf(leaf.last, words) : null;
+        int oldHeap = level == 0 ? n : leaf.heap; // the root's records go to a fresh page first
         Leaf right = splitLeafAt(leaf, pos, stay);
+        // the old page keeps its heap (moved records become deleted ones); the new page is compact
+        Leaf old = lowerIsNew ? right : leaf;
+        Leaf fresh = lowerIsNew ? leaf : right;
+        old.heap = Math.max(oldHeap, old.count);
+        fresh.heap = fresh.count;
         if (pos < stay) {
             remember(leaf);
             right.hasLast = false;
+            if (oldLast != null) { // running down, the new record alone on the new lower page
+                System.arraycopy(oldLast, 0, right.last, 0, words);
+                right.hasLast = true;
+            }
         } else {
             remember(right);
             leaf.hasLast = false;
+            if (oldLast != null) { // running up, the new record alone on the new upper page
+                System.arraycopy(oldLast, 0, leaf.last, 0, words);
+                leaf.hasLast = true;
+            } else if (lowerIsNew) {
+                System.arraycopy(leaf.keys, (leaf.count - 1) * words, leaf.last, 0, words);
+                leaf.hasLast = true;
+            }
         }
         return right;
+    }
+
+    /**
+     * btr_insert_into_right_sibling: the probe, past the last key of its leaf, becomes the first
+     * key of the next leaf when that has room; the separator above the next leaf drops to the probe.
+     *
+     * @return whether it went in
+     */
+    private boolean insertIntoRightSibling(int level) {
+        int l = level - 1;
+        while (l >= 0 && pathChild[l] == pathPages[l].count - 1) {
+            l--;
+        }
+        if (l < 0) {
+            return false; // the rightmost leaf: no next page
+        }
+        Page page = pathPages[l].children[pathChild[l] + 1];
+        while (page instanceof Internal internal) {
+            page = internal.children[0];
+        }
+        Leaf next = (Leaf) page;
+        if (next.count >= leafCapacity) {
+            return false;
+        }
+        touch(next);
+        insertWords(next.keys, next.count, 0, probe);
+        next.count++;
+        next.heap = Math.max(next.heap, next.count);
+        remember(next);
+        System.arraycopy(probe, 0, pathPages[l].keys, pathChild[l] * words, words);
+        pageWrites++; // the parent's node pointer (the caller counts the sibling)
+        return true;
     }
 
     private void remember(Leaf leaf) {
@@ -653,6 +735,24 @@ public final class IndexModel {
         }
     }
 
+    /** {@return the entries of each leaf, left to right; for tests} */
+    int[] leafCounts() {
+        int[] out = new int[Math.toIntExact(leafPages)];
+        int[] at = {0};
+        leafCounts(root, out, at);
+        return out;
+    }
+
+    private void leafCounts(Page page, int[] out, int[] at) {
+        if (page instanceof Internal internal) {
+            for (int c = 0; c < internal.count; c++) {
+                leafCounts(internal.children[c], out, at);
+            }
+        } else {
+            out[at[0]++] = page.count;
+        }
+    }
+
     /**
      * Walks the whole tree and checks its shape, for tests: every leaf at the same depth, keys in
      * strictly increasing order across all leaves, each page within its capacity and every key
@@ -722,10 +822,14 @@ public final class IndexModel {
         }
     }
 
-    /** {@code count} keys, and the last key inserted (InnoDB's PAGE_LAST_INSERT) while {@code hasLast}. */
+    /**
+     * {@code count} keys, and the last key inserted (InnoDB's PAGE_LAST_INSERT) while {@code hasLast};
+     * InnoDB: {@code heap} records' room ever taken from the page's heap, deleted ones included.
+     */
     private static final class Leaf extends Page {
         final long[] last;
         boolean hasLast;
+        int heap;
 
         Leaf(int id, int keyWords, int words) {
             super(id, keyWords);

@@ -28,8 +28,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The model against real engines: runs recorded by {@code idgen index --real} on PostgreSQL 15,
  * MariaDB 10.11 (InnoDB) and SQLite 3.54 ({@code index/real/runs.jsonl}), each replayed through
  * {@link IndexEngine}'s model with the same keys in the same order, must land within 5 % of the
- * engine's own leaf pages and leaf fill (InnoDB with several writers of time-ordered keys is not
- * there yet: see {@link #openOnInnodb}).
+ * engine's own leaf pages and leaf fill, every run, no exception.
  *
  * <p>The keys: auto-increment and every one-writer time-ordered run arrive in ascending order;
  * UUIDv4 keys are random (their order does not matter, only that they are random; which random keys
@@ -38,7 +37,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * writers' Snowflake and UUIDv7 keys are rebuilt from the recorded arrival trace (per row its
  * writer and millisecond): Snowflake exactly (time, writer + 1, each writer's sequence in that
  * millisecond), UUIDv7 as the generator makes them (a counter from a random start each
- * millisecond, per writer, and random bits), seeded.
+ * millisecond, per writer, and random bits), seeded. Turnstile runs ({@code --turnstile}: the
+ * writers take turns, one statement at a time, so the order is exact) carry their exact keys in
+ * that order and are replayed as they are: the strongest evidence, since neither the keys nor
+ * their order is reconstructed.
  */
 class RealEngineCalibrationTest {
 
@@ -46,12 +48,13 @@ class RealEngineCalibrationTest {
     static final double BOUND = 0.05;
 
     /** Streams the model's figures for random keys are averaged over. */
-    static final int RANDOM_SEEDS = 3;
+    static final int RANDOM_SEEDS = 12;
 
     private static final Pattern FIELD = Pattern.compile("\"(\\w+)\":(\"[^\"]*\"|[-0-9.eE]+|true|false)");
 
     /** One recorded run: the fields of its JSON line the test needs. */
-    record Run(String engine, String key, int writers, int payload, int rows, long leafPages, double leafFill) {
+    record Run(String engine, String key, int writers, int payload, int rows, long leafPages, double leafFill,
+            boolean turnstile, boolean serverTime) {
 
         IndexEngine model() {
             return switch (engine) {
@@ -62,12 +65,24 @@ class RealEngineCalibrationTest {
         }
 
         String trace() {
-            return "/index/real/" + engine.toLowerCase(Locale.ROOT) + "-" + key + "-w" + writers + "-p" + payload + ".trace.gz";
+            return "/index/real/" + engine.toLowerCase(Locale.ROOT) + "-" + key + "-w" + writers + "-p" + payload
+                    + (turnstile ? "-turnstile.keys.gz" : serverTime ? "-servertime.keys.gz" : ".trace.gz");
         }
 
         @Override
         public String toString() {
-            return engine + " " + key + " w" + writers + " p" + payload;
+            return engine + " " + key + " w" + writers + " p" + payload + (turnstile ? " turnstile" : "")
+                    + (serverTime ? " server-time" : "");
+        }
+
+        /** The row's bytes besides the key: the payload, and the 8 of the DATETIME(6) column of a server-time run. */
+        int rowBytes() {
+            return payload + (serverTime ? 8 : 0);
+        }
+
+        /** Whether the run's trace holds the exact keys in their order (turnstile and server-time runs). */
+        boolean exactKeys() {
+            return turnstile || serverTime;
         }
     }
 
@@ -87,7 +102,8 @@ class RealEngineCalibrationTest {
                 }
                 runs.add(new Run(f.get("engine"), f.get("key"), Integer.parseInt(f.get("writers")),
                         Integer.parseInt(f.get("payloadBytes")), Integer.parseInt(f.get("rows")),
-                        Long.parseLong(f.get("leafPages")), Double.parseDouble(f.get("leafFill"))));
+                        Long.parseLong(f.get("leafPages")), Double.parseDouble(f.get("leafFill")),
+                        "true".equals(f.get("turnstile")), "true".equals(f.get("serverTime"))));
             }
         }
         return runs;
@@ -123,12 +139,12 @@ class RealEngineCalibrationTest {
         double modelPages = 0;
         double modelFill = 0;
         for (int seed = 0; seed < seeds; seed++) {
-            IndexModel model = run.model().builder(type, run.payload).build();
+            IndexModel model = run.model().builder(type, run.rowBytes()).build();
             feed(run, model, seed);
             IndexStats stats = model.stats();
             assertEquals(run.rows, stats.keys(), "keys replayed");
             modelPages += stats.leafPages() / (double) seeds;
-            modelFill += run.model().leafFill(stats, run.payload) / seeds;
+            modelFill += run.model().leafFill(stats, run.rowBytes()) / seeds;
         }
         // and the engine's: for random keys the writer count does not matter, so every recorded run of
         // the engine, key and row size is a sample of the same figures; their mean is compared
@@ -136,32 +152,17 @@ class RealEngineCalibrationTest {
         double realFill = run.leafFill;
         if (seeds > 1) {
             List<Run> same = runs().stream().filter(r -> r.engine.equals(run.engine) && r.key.equals(run.key)
-                    && r.payload == run.payload && r.rows == run.rows).toList();
+                    && r.payload == run.payload && r.rows == run.rows && r.serverTime == run.serverTime).toList();
             realPages = same.stream().mapToLong(Run::leafPages).average().orElseThrow();
             realFill = same.stream().mapToDouble(Run::leafFill).average().orElseThrow();
         }
         double pages = modelPages / realPages - 1;
         double fill = modelFill / realFill - 1;
-        double bound = openOnInnodb(run) ? INNODB_MANY_WRITERS_BOUND : BOUND;
         String what = String.format(Locale.ROOT, "%s: model %.1f leaf pages, fill %.4f; engine %.1f, %.4f", run,
                 modelPages, modelFill, realPages, realFill);
-        assertTrue(Math.abs(pages) <= bound, what + ": leaf pages off by " + pct(pages));
-        assertTrue(Math.abs(fill) <= bound, what + ": leaf fill off by " + pct(fill));
+        assertTrue(Math.abs(pages) <= BOUND, what + ": leaf pages off by " + pct(pages));
+        assertTrue(Math.abs(fill) <= BOUND, what + ": leaf fill off by " + pct(fill));
     }
-
-    /**
-     * Not yet at 5 %: InnoDB with several writers of time-ordered keys, where the result hangs on
-     * exactly which insert lands right after a page's last one, and the recorded order of concurrent
-     * statements is only close to the order the engine took them (even the server's own numbering
-     * left the model between -6 and +21 % on repeated runs). The model is pessimistic there by 2 to
-     * 16 % in leaf pages on the recorded runs; this bound keeps it from drifting further.
-     */
-    static boolean openOnInnodb(Run run) {
-        return run.engine.equals("MARIADB") && run.writers > 1 && (run.key.equals("snowflake") || run.key.equals("uuid7"));
-    }
-
-    /** The bound on the cells {@link #openOnInnodb} names. */
-    static final double INNODB_MANY_WRITERS_BOUND = 0.20;
 
     private static String pct(double v) {
         return String.format(Locale.ROOT, "%+.1f %%", 100 * v);
@@ -183,6 +184,10 @@ class RealEngineCalibrationTest {
         SplittableRandom random = new SplittableRandom(run.toString().hashCode() * 31L + seed);
         boolean timeOrdered = run.key.equals("snowflake") || run.key.equals("uuid7");
         InputStream trace = timeOrdered ? RealEngineCalibrationTest.class.getResourceAsStream(run.trace()) : null;
+        if (trace != null && run.exactKeys()) {
+            exact(run, model, trace);
+            return;
+        }
         if (trace != null) {
             replay(run, model, trace, random);
             return;
@@ -195,6 +200,23 @@ class RealEngineCalibrationTest {
                 default -> model.insert(random.nextLong() & ~0xF000L | 0x4000L,
                         random.nextLong() >>> 2 | 0x8000_0000_0000_0000L);
             }
+        }
+    }
+
+    /** The exact keys of a turnstile or server-time run, in order: per row the writer, the high and the low word. */
+    private static void exact(Run run, IndexModel model, InputStream gz) throws IOException {
+        try (DataInputStream in = new DataInputStream(new GZIPInputStream(gz))) {
+            for (int i = 0; i < run.rows; i++) {
+                in.readUnsignedByte();
+                long high = in.readLong();
+                long low = in.readLong();
+                if (run.key.equals("snowflake")) {
+                    model.insert(high);
+                } else {
+                    model.insert(high, low);
+                }
+            }
+            assertEquals(-1, in.read(), "trace " + run.trace() + " holds more than " + run.rows + " rows");
         }
     }
 
