@@ -23,7 +23,14 @@ final class MachineIdRegistry {
     /** How many times a build that meets a registered generator asks the JVM to collect it. */
     static final int COLLECT_ATTEMPTS = 5;
 
+    /**
+     * The ID space a generator uses: its layout in the time-first order, so one layout's fields in
+     * two {@link SnowflakeLayout.FieldOrder orders} count as one space (their IDs overlap).
+     */
     private record Key(SnowflakeLayout layout, long machineId) {
+        static Key of(SnowflakeLayout layout, long machineId) {
+            return new Key(layout.withFieldOrder(SnowflakeLayout.FieldOrder.TIME_MACHINE_SEQUENCE), machineId);
+        }
     }
 
     /** A live (or collected) generator and the sequence it left. */
@@ -47,7 +54,7 @@ final class MachineIdRegistry {
      * @throws IllegalArgumentException naming the first generator if it is still reachable
      */
     static synchronized void register(SnowflakeGenerator generator, TickSequence sequence) {
-        Key key = new Key(generator.layout(), generator.machineId());
+        Key key = Key.of(generator.layout(), generator.machineId());
         Entry earlier = ENTRIES.get(key);
         if (earlier != null) {
             // a generator that is no longer used may simply not have been collected yet: ask, a few times
@@ -69,7 +76,7 @@ final class MachineIdRegistry {
 
     /** For tests: behave as if the generator on this pair had been collected. */
     static synchronized void simulateCollected(SnowflakeLayout layout, long machineId) {
-        Entry e = ENTRIES.get(new Key(layout, machineId));
+        Entry e = ENTRIES.get(Key.of(layout, machineId));
         if (e != null) {
             e.generator().clear();
         }
@@ -77,7 +84,7 @@ final class MachineIdRegistry {
 
     /** For tests: {@return whether a generator on this pair is registered and still reachable} */
     static synchronized boolean isLive(SnowflakeLayout layout, long machineId) {
-        Entry e = ENTRIES.get(new Key(layout, machineId));
+        Entry e = ENTRIES.get(Key.of(layout, machineId));
         return e != null && e.generator().get() != null;
     }
 }

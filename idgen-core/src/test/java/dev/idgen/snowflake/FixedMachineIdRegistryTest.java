@@ -46,6 +46,22 @@ class FixedMachineIdRegistryTest {
     }
 
     @Test
+    void oneLayoutInAnotherFieldOrderIsTheSameIdSpace() {
+        // machine 42 at tick t, sequence s: time-first (t, 42, s) and machine-first (42, t, s) are
+        // different numbers, but the machine-first IDs of machine 42 include time-first IDs of other
+        // ticks and machines, so the two generators would repeat each other's IDs: refused
+        SnowflakeLayout timeFirst = layout("registry-order", Duration.ofMillis(1), 12);
+        SnowflakeLayout machineFirst = timeFirst.withFieldOrder(SnowflakeLayout.FieldOrder.MACHINE_TIME_SEQUENCE);
+        SnowflakeGenerator first = SnowflakeGenerator.builder().layout(timeFirst).machineId(42).build();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> SnowflakeGenerator.builder().layout(machineFirst).machineId(42).build());
+        assertTrue(e.getMessage().startsWith("machine id 42 in layout registry-order is already used by a live"
+                + " generator in this JVM"), e.getMessage());
+        SnowflakeGenerator.builder().layout(machineFirst).machineId(43).build();
+        assertTrue(first.nextLong() > 0, "the first still works");
+    }
+
+    @Test
     void theFrontDoorIsCoveredToo() {
         SnowflakeGenerator first = IdGenerators.snowflake(1021);
         assertThrows(IllegalArgumentException.class, () -> IdGenerators.snowflake(1021));
