@@ -99,7 +99,9 @@ class RealRunnerTest {
     void innodbModelMatchesTheEngine() throws SQLException {
         RealRunner runner = server(Database.MARIADB, MARIADB);
         assertWithinFivePercent(runner.run(RealKey.SNOWFLAKE, new Workload(10_000, 1, 100, 100, 200, 0, false, 5), done -> { }));
-        assertWithinFivePercent(runner.run(RealKey.AUTO_INCREMENT, new Workload(10_000, 4, 1, 10, 0, 0, false, 5), done -> { }));
+        // 30,000 rows (about 53 leaf pages), not 10,000 (18): four writers may hand the engine two of its
+        // own numbers out of order now and then, which costs a page, and at 18 pages one page is 5.6 %
+        assertWithinFivePercent(runner.run(RealKey.AUTO_INCREMENT, new Workload(30_000, 4, 1, 10, 0, 0, false, 5), done -> { }));
     }
 
     @Test
