@@ -1,5 +1,6 @@
 package dev.idgen.machine.spi;
 
+import dev.idgen.text.Quote;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Objects;
@@ -136,7 +137,8 @@ public final class LeaseSettings {
     public LeaseSettings owner(String owner) {
         Objects.requireNonNull(owner, "owner");
         if (owner.isBlank() || owner.length() > MAX_OWNER_LENGTH) {
-            throw new IllegalArgumentException("owner must be 1 to " + MAX_OWNER_LENGTH + " characters, not blank");
+            throw new IllegalArgumentException("owner " + Quote.of(owner) + " (" + owner.length() + " characters) must be 1 to "
+                    + MAX_OWNER_LENGTH + " characters, not blank");
         }
         this.owner = owner;
         return this;

@@ -86,10 +86,10 @@ class LeaseSettingsTest {
     @Test
     void anOwnerIsOneTo255CharactersAndNotBlank() {
         LeaseSettings s = new LeaseSettings(Duration.ofSeconds(30), 1023);
-        String allowed = "owner must be 1 to 255 characters, not blank";
-        assertEquals(allowed, refusal(() -> s.owner("")));
-        assertEquals(allowed, refusal(() -> s.owner(" \t")));
-        assertEquals(allowed, refusal(() -> s.owner("x".repeat(256))));
+        String allowed = " must be 1 to 255 characters, not blank";
+        assertEquals("owner '' (0 characters)" + allowed, refusal(() -> s.owner("")));
+        assertEquals("owner ' \\u0009' (2 characters)" + allowed, refusal(() -> s.owner(" \t")));
+        assertEquals("owner '" + "x".repeat(60) + "...' (256 characters)" + allowed, refusal(() -> s.owner("x".repeat(256))));
         assertEquals("x".repeat(255), s.owner("x".repeat(255)).ownerOrDefault());
         assertEquals("y", s.owner("y").ownerOrDefault());
     }
