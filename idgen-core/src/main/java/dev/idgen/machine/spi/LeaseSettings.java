@@ -57,6 +57,22 @@ public final class LeaseSettings {
     }
 
     /**
+     * How many times a claim may scan for free ids, find some, and lose every one it tried to
+     * faster claimers before it gives up. A round is lost only when another claimer won each id
+     * tried (or its holder renewed it late), so the claimers as a whole progress with every lost
+     * round: with no id freed meanwhile, at most {@code maxMachineId + 1} rounds can be lost
+     * before a scan finds the space full and the claim says so. The bound is that count (at most
+     * 65,536) plus one, so a claim gives up on the race only while ids are freed as fast as others
+     * take them (a fleet of claimers taking over the ids of many dead holders).
+     *
+     * @param maxMachineId the largest id to claim, 0 to {@link #MAX_MACHINE_ID}
+     * @return the number of rounds, 2 to 65,537
+     */
+    public static long claimRounds(long maxMachineId) {
+        return Math.min(checkMaxMachineId(maxMachineId) + 1, 1 << 16) + 1;
+    }
+
+    /**
      * Checks a largest machine id.
      *
      * @param maxMachineId the largest id to claim

@@ -84,6 +84,18 @@ class LeaseSettingsTest {
     }
 
     @Test
+    void aClaimMayLoseOneRoundMoreThanTheSpaceHasIdsUpTo65536() {
+        assertEquals(2, LeaseSettings.claimRounds(0));
+        assertEquals(3, LeaseSettings.claimRounds(1));
+        assertEquals(1025, LeaseSettings.claimRounds(1023));
+        assertEquals(65_537, LeaseSettings.claimRounds(65_535));
+        assertEquals(65_537, LeaseSettings.claimRounds(65_536));
+        assertEquals(65_537, LeaseSettings.claimRounds(LeaseSettings.MAX_MACHINE_ID));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> LeaseSettings.claimRounds(-1));
+        assertTrue(e.getMessage().contains("-1"), e.getMessage());
+    }
+
+    @Test
     void anOwnerIsOneTo255CharactersAndNotBlank() {
         LeaseSettings s = new LeaseSettings(Duration.ofSeconds(30), 1023);
         String allowed = " must be 1 to 255 characters, not blank";

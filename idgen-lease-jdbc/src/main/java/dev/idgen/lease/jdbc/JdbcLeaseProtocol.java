@@ -1,6 +1,7 @@
 package dev.idgen.lease.jdbc;
 
 import dev.idgen.machine.MachineIdLeaseException;
+import dev.idgen.machine.spi.LeaseSettings;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -64,11 +65,12 @@ final class JdbcLeaseProtocol {
      *
      * @return our row just after the claim
      * @throws MachineIdLeaseException if every id is live, or the race for the free ones was lost
-     *     eight times over
+     *     more often than {@link LeaseSettings#claimRounds(long)} allows
      */
     Row claimLowestFree(long maxMachineId) throws SQLException {
         try (Connection c = connection()) {
-            for (int round = 0; round < 8; round++) {
+            long rounds = LeaseSettings.claimRounds(maxMachineId);
+            for (long round = 0; round < rounds; round++) {
                 List<Long> candidates = candidates(c, maxMachineId);
                 if (candidates.isEmpty()) {
                     throw new MachineIdLeaseException("Every machine id 0.." + maxMachineId + " in table "
@@ -84,8 +86,9 @@ final class JdbcLeaseProtocol {
                 }
                 // every candidate went to a faster claimer: look again
             }
-            throw new MachineIdLeaseException("Lost the race for every free machine id in table " + table.name
-                    + " eight times over; too many claimers at once, try again");
+            throw new MachineIdLeaseException("Lost the race for the free machine ids 0.." + maxMachineId
+                    + " in table " + table.name + " " + rounds + " times over, each to another claimer; ids are"
+                    + " freed as fast as others take them, try again");
         }
     }
 

@@ -12,6 +12,9 @@ import dev.idgen.testkit.lease.LeaseScenarios;
 import dev.idgen.clock.ClockBackwardsPolicy;
 import dev.idgen.clock.ClockMovedBackwardsException;
 import dev.idgen.snowflake.SnowflakeGenerator;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -30,6 +33,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -174,6 +178,96 @@ class JdbcMachineIdLeaseTest {
         assertTrue(claims.get() >= 4, "at least the four ids were claimed: " + claims.get());
         System.out.printf("%s: %d claims, %d refusals (all four ids held) from %d threads%n", db, claims.get(),
                 full.get(), threads);
+    }
+
+    /**
+     * A data source whose connections run {@code beforeScan} as the claim prepares its scan for free
+     * ids, and {@code beforeClaim} as it prepares its conditional claim of one: the rival's moves
+     * land exactly between the claimer's statements.
+     */
+    private static DataSource racedBy(DataSource ds, String table, Runnable beforeScan, Runnable beforeClaim) {
+        String scan = "SELECT machine_id, expires_ms";
+        String claim = "UPDATE " + table + " SET high_water_mark = CASE WHEN high_water_mark < expires_ms";
+        return (DataSource) Proxy.newProxyInstance(DataSource.class.getClassLoader(), new Class<?>[] {DataSource.class},
+                (proxy, method, args) -> {
+                    Object result = invoke(ds, method, args);
+                    if (!method.getName().equals("getConnection")) {
+                        return result;
+                    }
+                    Connection c = (Connection) result;
+                    return Proxy.newProxyInstance(Connection.class.getClassLoader(), new Class<?>[] {Connection.class},
+                            (p, m, a) -> {
+                                if (m.getName().equals("prepareStatement")) {
+                                    String sql = (String) a[0];
+                                    if (sql.startsWith(scan)) {
+                                        beforeScan.run();
+                                    } else if (sql.startsWith(claim)) {
+                                        beforeClaim.run();
+                                    }
+                                }
+                                return invoke(c, m, a);
+                            });
+                });
+    }
+
+    private static Object invoke(Object target, Method method, Object[] args) throws Throwable {
+        try {
+            return method.invoke(target, args);
+        } catch (InvocationTargetException e) {
+            throw e.getCause();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(TestDatabase.class)
+    void aClaimerThatLosesEveryRaceForTenRoundsStillGetsTheEleventhFreedId(TestDatabase db) {
+        // ids 0..11 all held; before each of the claimer's scans one holder leaves, and before its
+        // claim a rival takes that id, ten times; the eleventh freed id is the claimer's. A claim that
+        // gave up after eight lost rounds (the first version) fails here.
+        TestDatabase.Switchable ds = db.dataSource();
+        String table = table(db);
+        JdbcMachineIdLease.Builder b = JdbcMachineIdLease.builder(ds).table(table).createTable(true)
+                .maxMachineId(11).background(false);
+        List<JdbcMachineIdLease> holders = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            holders.add(track(b.acquire()));
+        }
+        List<Long> rivals = new ArrayList<>();
+        int[] scans = new int[1];
+        Runnable oneLeaves = () -> holders.get(scans[0]++).close();
+        Runnable rivalFirst = () -> {
+            if (rivals.size() < 10) {
+                rivals.add(track(b.acquire()).machineId());
+            }
+        };
+        JdbcMachineIdLease claimer = track(JdbcMachineIdLease.builder(racedBy(ds, table, oneLeaves, rivalFirst))
+                .table(table).maxMachineId(11).background(false).acquire());
+        assertEquals(List.of(0L, 1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L), rivals, "each rival took the id just freed");
+        assertEquals(11, scans[0], "the claimer scanned eleven times: ten lost rounds, one won");
+        assertEquals(10, claimer.machineId());
+        assertTrue(claimer.isHeld());
+    }
+
+    @ParameterizedTest
+    @EnumSource(TestDatabase.class)
+    void aClaimerStillLosingWhenEveryIdCouldHaveChangedHandsGivesUpNamingTheRace(TestDatabase db) {
+        // ids 0..1: the bound is three rounds (the space plus one). Before each scan the holder of one
+        // id leaves and a rival takes that id before the claim: the race, not the space, is lost.
+        TestDatabase.Switchable ds = db.dataSource();
+        String table = table(db);
+        JdbcMachineIdLease.Builder b = JdbcMachineIdLease.builder(ds).table(table).createTable(true)
+                .maxMachineId(1).background(false);
+        List<JdbcMachineIdLease> held = new ArrayList<>(List.of(track(b.acquire()), track(b.acquire())));
+        int[] scans = new int[1];
+        Runnable oneLeaves = () -> held.get(scans[0]++ % 2).close();
+        Runnable rivalFirst = () -> held.set((scans[0] - 1) % 2, track(b.acquire()));
+        MachineIdLeaseException e = assertThrows(MachineIdLeaseException.class,
+                () -> JdbcMachineIdLease.builder(racedBy(ds, table, oneLeaves, rivalFirst)).table(table)
+                        .maxMachineId(1).background(false).acquire());
+        assertEquals(3, scans[0]);
+        assertEquals("Lost the race for the free machine ids 0..1 in table " + table + " 3 times over, each to another"
+                + " claimer; ids are freed as fast as others take them, try again", e.getMessage());
+        assertTrue(held.get(0).isHeld() && held.get(1).isHeld(), "the rivals hold both ids");
     }
 
     @ParameterizedTest

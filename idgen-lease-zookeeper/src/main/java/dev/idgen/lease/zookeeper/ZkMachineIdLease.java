@@ -20,6 +20,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongConsumer;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CuratorEventType;
 import org.apache.curator.framework.api.CuratorListener;
@@ -606,6 +607,7 @@ public final class ZkMachineIdLease implements FencingLease, AutoCloseable {
         private Duration retryEvery = Duration.ofMillis(500);
         private InstantSource clock = InstantSource.system();
         private String owner = LeaseGuard.defaultOwner();
+        private LongConsumer beforeClaim = id -> { };
 
         private Builder(CuratorFramework client) {
             this.client = Objects.requireNonNull(client, "client");
@@ -735,6 +737,12 @@ public final class ZkMachineIdLease implements FencingLease, AutoCloseable {
             return this;
         }
 
+        /** Tests: runs with each free id the claim is about to create the node of. */
+        Builder beforeClaim(LongConsumer beforeClaim) {
+            this.beforeClaim = Objects.requireNonNull(beforeClaim, "beforeClaim");
+            return this;
+        }
+
         /**
          * Checks the timings against the client's negotiated session timeout, creates the lease node
          * of the lowest free id, then contacts ZooKeeper once more after
@@ -753,7 +761,8 @@ public final class ZkMachineIdLease implements FencingLease, AutoCloseable {
             LeaseTimings timings = timings(lag);
             try {
                 client.createContainers(leases);
-                for (int round = 0; round < 8; round++) {
+                long rounds = LeaseSettings.claimRounds(maxMachineId);
+                for (long round = 0; round < rounds; round++) {
                     List<String> children = client.getChildren().forPath(leases);
                     Set<Long> taken = new HashSet<>();
                     for (String child : children) {
@@ -770,6 +779,7 @@ public final class ZkMachineIdLease implements FencingLease, AutoCloseable {
                         }
                         anyFree = true;
                         Claim claim;
+                        beforeClaim.accept(id);
                         try {
                             claim = createNode(client, leases + "/" + id, owner, clock);
                         } catch (KeeperException.NodeExistsException e) {
@@ -778,13 +788,15 @@ public final class ZkMachineIdLease implements FencingLease, AutoCloseable {
                         return claimed(id, claim, timings, lag[0]);
                     }
                     if (!anyFree) {
-                        break;
+                        throw new MachineIdLeaseException("Every machine id 0.." + maxMachineId + " under " + leases
+                                + " is held by a live session; free one, or widen the space: raise maxMachineId (up"
+                                + " to the layout's maxMachineId()) or use a layout with more machine-id bits (e.g."
+                                + " SnowflakeLayout.SONYFLAKE, 0..65535)");
                     }
                 }
-                throw new MachineIdLeaseException("Every machine id 0.." + maxMachineId + " under " + leases
-                        + " is held by a live session; free one, or widen the space: raise maxMachineId (up to"
-                        + " the layout's maxMachineId()) or use a layout with more machine-id bits (e.g."
-                        + " SnowflakeLayout.SONYFLAKE, 0..65535)");
+                throw new MachineIdLeaseException("Lost the race for the free machine ids 0.." + maxMachineId
+                        + " under " + leases + " " + rounds + " times over, each to another client; ids are freed"
+                        + " as fast as others take them, try again");
             } catch (MachineIdLeaseException e) {
                 throw e;
             } catch (Exception e) {

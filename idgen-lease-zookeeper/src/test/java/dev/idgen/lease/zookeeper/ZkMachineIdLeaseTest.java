@@ -135,6 +135,69 @@ class ZkMachineIdLeaseTest {
         assertEquals(1, again.machineId(), "the freed id is the lowest free one");
     }
 
+    /** Leases on ids 0..n-1 under {@code path}, each on a client of its own. */
+    private List<ZkMachineIdLease> holders(String path, int n) throws Exception {
+        List<ZkMachineIdLease> held = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            held.add(track(ZkMachineIdLease.builder(client()).serverTickTime(TICK).path(path).maxMachineId(n - 1)
+                    .acquire()));
+            assertEquals(i, held.get(i).machineId());
+        }
+        return held;
+    }
+
+    /** A rival on a client of its own takes the lowest free id under {@code path}. */
+    private ZkMachineIdLease rival(String path, long maxMachineId) {
+        try {
+            return track(ZkMachineIdLease.builder(client()).serverTickTime(TICK).path(path).maxMachineId(maxMachineId)
+                    .acquire());
+        } catch (InterruptedException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Test
+    void aClientThatLosesEveryRaceForTenRoundsStillGetsTheEleventhFreedId() throws Exception {
+        // ids 1..11 held, 0 free. Each time the claimer is about to create the node of the id it found
+        // free, a rival takes that id and the holder of the next one leaves: ten lost rounds, then the
+        // eleventh freed id is the claimer's. The first version gave up after eight rounds, saying the
+        // space was full.
+        List<ZkMachineIdLease> holders = holders("/race", 12);
+        holders.get(0).close();
+        List<Long> rivals = new ArrayList<>();
+        ZkMachineIdLease claimer = track(ZkMachineIdLease.builder(client()).serverTickTime(TICK).path("/race")
+                .maxMachineId(11).beforeClaim(id -> {
+                    if (rivals.size() < 10) {
+                        rivals.add(rival("/race", 11).machineId());
+                        holders.get((int) id + 1).close();
+                    }
+                }).acquire());
+        assertEquals(List.of(0L, 1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L), rivals, "each rival took the id just freed");
+        assertEquals(10, claimer.machineId());
+        assertTrue(claimer.isHeld());
+    }
+
+    @Test
+    void aClientStillLosingWhenEveryIdCouldHaveChangedHandsGivesUpNamingTheRace() throws Exception {
+        // ids 0..1, the bound is three rounds (the space plus one); 1 held, 0 free. Before each claim a
+        // rival takes the id and the holder of the other leaves, so every scan finds one id free.
+        List<ZkMachineIdLease> held = holders("/endless", 2);
+        held.get(0).close();
+        int[] claims = new int[1];
+        MachineIdLeaseException e = assertThrows(MachineIdLeaseException.class,
+                () -> ZkMachineIdLease.builder(client()).serverTickTime(TICK).path("/endless").maxMachineId(1)
+                        .beforeClaim(id -> {
+                            claims[0]++;
+                            ZkMachineIdLease r = rival("/endless", 1);
+                            assertEquals(id, r.machineId());
+                            held.get(1 - (int) id).close();
+                            held.set((int) id, r);
+                        }).acquire());
+        assertEquals(3, claims[0]);
+        assertEquals("Lost the race for the free machine ids 0..1 under /endless/leases 3 times over, each to another"
+                + " client; ids are freed as fast as others take them, try again", e.getMessage());
+    }
+
     @Test
     void manyClientsChurningNeverCollide() throws Exception {
         int threads = 6;
