@@ -37,36 +37,19 @@ class LeaseGuardTest {
     }
 
     /** A lease that is nothing but a guard: what a backend adds is the coordinator. */
-    private static final class GuardOnly implements FencingLease {
-        final LeaseGuard guard;
-
+    static final class GuardOnly extends GuardedLease {
         GuardOnly(LeaseGuard guard) {
-            this.guard = guard;
+            super(3, guard);
         }
 
         @Override
-        public long machineId() {
-            return 3;
-        }
-
-        @Override
-        public boolean isHeld() {
-            return guard.isHeld();
-        }
-
-        @Override
-        public long highWaterMark() {
-            return guard.highWaterMark();
-        }
-
-        @Override
-        public void attach(MachineIdUser user) {
-            guard.attach(user);
+        public void close() {
+            guard().release();
         }
 
         @Override
         public String toString() {
-            return guard.toString();
+            return guard().toString();
         }
     }
 

@@ -3,14 +3,13 @@ package dev.idgen.lease.etcd;
 import dev.idgen.lease.etcd.EtcdLeaseProtocol.Ack;
 import dev.idgen.lease.etcd.EtcdLeaseProtocol.EtcdCallException;
 import dev.idgen.machine.MachineIdLeaseException;
-import dev.idgen.machine.spi.FencingLease;
+import dev.idgen.machine.spi.GuardedLease;
 import dev.idgen.machine.spi.LeaseGuard;
 import dev.idgen.machine.spi.LeaseSettings;
 import dev.idgen.machine.spi.LeaseTimings;
 import dev.idgen.machine.spi.MachineIdUser;
 import io.etcd.jetcd.Client;
 import java.time.Duration;
-import java.time.Instant;
 import java.time.InstantSource;
 import java.util.Objects;
 import java.util.Set;
@@ -58,13 +57,11 @@ import org.slf4j.LoggerFactory;
  * every holder's clock within {@link Builder#maxClockSkew(Duration)} of true time (NTP). The skew
  * bound counts twice in the fence for that reason.
  */
-public final class EtcdMachineIdLease implements FencingLease, AutoCloseable {
+public final class EtcdMachineIdLease extends GuardedLease {
 
     private static final Logger LOG = LoggerFactory.getLogger(EtcdMachineIdLease.class);
 
     private final EtcdLeaseProtocol protocol;
-    private final long machineId;
-    private final LeaseGuard guard;
     private final Object lock = new Object();
     /** The etcd lease the id key is bound to; changes only when the id is claimed again. */
     private volatile long leaseId;
@@ -72,10 +69,9 @@ public final class EtcdMachineIdLease implements FencingLease, AutoCloseable {
 
     private EtcdMachineIdLease(EtcdLeaseProtocol protocol, LeaseTimings timings, InstantSource clock, long machineId,
             long leaseId) {
+        super(machineId, new LeaseGuard("machine id " + machineId + " under etcd " + protocol.namespace(), timings, clock));
         this.protocol = protocol;
-        this.machineId = machineId;
         this.leaseId = leaseId;
-        this.guard = new LeaseGuard("machine id " + machineId + " under etcd " + protocol.namespace(), timings, clock);
     }
 
     /**
@@ -89,30 +85,6 @@ public final class EtcdMachineIdLease implements FencingLease, AutoCloseable {
         return new Builder(client);
     }
 
-    @Override
-    public long machineId() {
-        return machineId;
-    }
-
-    /**
-     * Whether the id may be used now: the fence is open and the local clock is still before it. For
-     * health checks and logs; the generator checks each ID's own time against the fence.
-     */
-    @Override
-    public boolean isHeld() {
-        return guard.isHeld();
-    }
-
-    @Override
-    public long highWaterMark() {
-        return guard.highWaterMark();
-    }
-
-    @Override
-    public void attach(MachineIdUser generator) {
-        guard.attach(generator);
-    }
-
     /** {@return the owner written in the id key: host, process id and a random suffix by default} */
     public String owner() {
         return protocol.owner();
@@ -124,26 +96,6 @@ public final class EtcdMachineIdLease implements FencingLease, AutoCloseable {
     }
 
     /**
-     * {@return the fence in force: the generator returns no ID whose time reaches it;
-     * {@link Instant#MIN} while fenced}
-     */
-    public Instant fence() {
-        long f = guard.fenceMillis();
-        return f == Long.MIN_VALUE ? Instant.MIN : Instant.ofEpochMilli(f);
-    }
-
-    /** {@return how many times this lease was fenced other than by {@link #close()}, for metrics} */
-    @Override
-    public long losses() {
-        return guard.losses();
-    }
-
-    /** {@return the timings, with the defaults filled in} */
-    public LeaseTimings timings() {
-        return guard.timings();
-    }
-
-    /**
      * Renews now, off schedule: keeps the etcd lease alive once and records the generator's mark. A
      * lease whose etcd lease expired claims the same id again if it is still free.
      *
@@ -151,22 +103,22 @@ public final class EtcdMachineIdLease implements FencingLease, AutoCloseable {
      */
     public boolean renewNow() {
         synchronized (lock) {
-            if (guard.isReleased()) {
+            if (guard().isReleased()) {
                 return false;
             }
             try {
                 Ack ack = protocol.keepAlive(leaseId);
                 if (ack.ttlSeconds() <= 0) {
-                    guard.lost("the etcd lease " + Long.toHexString(leaseId) + " of machine id " + machineId
+                    guard().lost("the etcd lease " + Long.toHexString(leaseId) + " of machine id " + machineId()
                             + " expired on the server");
                     return reclaim();
                 }
                 confirm(ack);
             } catch (EtcdCallException e) {
                 LOG.warn("Keeping machine id {} under etcd {} alive failed (the fence stays where the last"
-                        + " acknowledgements put it): {}", machineId, protocol.namespace(), e.getMessage());
+                        + " acknowledgements put it): {}", machineId(), protocol.namespace(), e.getMessage());
             }
-            return guard.isHeld();
+            return guard().isHeld();
         }
     }
 
@@ -179,28 +131,28 @@ public final class EtcdMachineIdLease implements FencingLease, AutoCloseable {
     public void close() {
         long mark;
         synchronized (lock) {
-            if (guard.isReleased()) {
+            if (guard().isReleased()) {
                 return;
             }
-            mark = guard.release(); // fence first, then read the mark: nothing slips between
+            mark = guard().release(); // fence first, then read the mark: nothing slips between
         }
         if (renewer != null) {
             renewer.shutdownNow();
         }
         try {
-            boolean ours = protocol.release(machineId, leaseId, mark);
-            LOG.info("Released machine id {} under etcd {} (high-water mark {}{})", machineId, protocol.namespace(),
+            boolean ours = protocol.release(machineId(), leaseId, mark);
+            LOG.info("Released machine id {} under etcd {} (high-water mark {}{})", machineId(), protocol.namespace(),
                     mark, ours ? "" : "; the key was no longer ours");
         } catch (EtcdCallException e) {
             LOG.warn("Releasing machine id {} under etcd {} failed; it frees itself when the etcd lease expires: {}",
-                    machineId, protocol.namespace(), e.getMessage());
+                    machineId(), protocol.namespace(), e.getMessage());
         }
     }
 
     @Override
     public String toString() {
-        return "etcd lease on machine id " + machineId + " under " + protocol.namespace() + " by " + protocol.owner()
-                + ", etcd lease " + Long.toHexString(leaseId) + ", " + guard.state();
+        return "etcd lease on machine id " + machineId() + " under " + protocol.namespace() + " by " + protocol.owner()
+                + ", etcd lease " + Long.toHexString(leaseId) + ", " + guard().state();
     }
 
     /**
@@ -211,7 +163,7 @@ public final class EtcdMachineIdLease implements FencingLease, AutoCloseable {
      * {@code t}, and the next holder's clock may trail ours by twice the bound.
      */
     private long expiryOf(Ack ack) {
-        long skew = guard.timings().maxClockSkew().toMillis();
+        long skew = guard().timings().maxClockSkew().toMillis();
         return ack.sentAtMillis() + ack.ttlSeconds() * 1000 - skew;
     }
 
@@ -222,43 +174,43 @@ public final class EtcdMachineIdLease implements FencingLease, AutoCloseable {
      */
     private boolean takeClaim(Ack grant, long mark) throws EtcdCallException {
         leaseId = grant.leaseId();
-        guard.claimed(expiryOf(grant), mark);
-        for (int i = 0; i < 2 && !guard.isHeld(); i++) {
+        guard().claimed(expiryOf(grant), mark);
+        for (int i = 0; i < 2 && !guard().isHeld(); i++) {
             Ack ack = protocol.keepAlive(leaseId);
             if (ack.ttlSeconds() <= 0) {
-                guard.lost("the etcd lease expired right after the claim");
+                guard().lost("the etcd lease expired right after the claim");
                 return false;
             }
             confirm(ack);
         }
-        return guard.isHeld();
+        return guard().isHeld();
     }
 
     /** A keep-alive was acknowledged: record the mark (checking the key is ours), then move the fence. */
     private void confirm(Ack ack) throws EtcdCallException {
-        Long recorded = protocol.recordMark(machineId, leaseId, guard.markToRecord());
+        Long recorded = protocol.recordMark(machineId(), leaseId, guard().markToRecord());
         if (recorded == null) {
-            guard.lost("the key of machine id " + machineId + " is no longer bound to our etcd lease");
+            guard().lost("the key of machine id " + machineId() + " is no longer bound to our etcd lease");
             return;
         }
-        guard.acknowledged(expiryOf(ack), recorded);
+        guard().acknowledged(expiryOf(ack), recorded);
     }
 
     /** Our etcd lease is gone: claim the same id again under a new one if nobody took it. */
     private boolean reclaim() throws EtcdCallException {
         Ack grant = protocol.grant();
-        Long mark = protocol.claim(machineId, grant.leaseId());
+        Long mark = protocol.claim(machineId(), grant.leaseId());
         if (mark == null) {
             protocol.revokeQuietly(grant.leaseId());
             return false;
         }
-        LOG.info("Claimed machine id {} under etcd {} again (etcd lease {}, high-water mark {})", machineId,
+        LOG.info("Claimed machine id {} under etcd {} again (etcd lease {}, high-water mark {})", machineId(),
                 protocol.namespace(), Long.toHexString(grant.leaseId()), mark);
         return takeClaim(grant, mark);
     }
 
     private void startBackground(Duration renewEvery) {
-        String name = "idgen-lease-etcd-" + machineId + "-renew";
+        String name = "idgen-lease-etcd-" + machineId() + "-renew";
         renewer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, name);
             t.setDaemon(true);
@@ -272,7 +224,7 @@ public final class EtcdMachineIdLease implements FencingLease, AutoCloseable {
         try {
             renewNow();
         } catch (RuntimeException e) {
-            LOG.warn("Renewal of machine id {} under etcd {} failed", machineId, protocol.namespace(), e);
+            LOG.warn("Renewal of machine id {} under etcd {} failed", machineId(), protocol.namespace(), e);
         }
     }
 
@@ -467,7 +419,7 @@ public final class EtcdMachineIdLease implements FencingLease, AutoCloseable {
                         + " but could not confirm it: " + e.getMessage(), e);
             }
             if (!held) {
-                String why = lease.guard.state();
+                String why = lease.guard().state();
                 lease.close();
                 throw new MachineIdLeaseException("Could not hold machine id " + id + " under etcd " + namespace
                         + ": " + why + "; etcd answered too slowly for the timings (headroom "

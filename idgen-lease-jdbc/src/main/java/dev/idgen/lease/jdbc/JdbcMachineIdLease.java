@@ -1,7 +1,7 @@
 package dev.idgen.lease.jdbc;
 
 import dev.idgen.machine.MachineIdLeaseException;
-import dev.idgen.machine.spi.FencingLease;
+import dev.idgen.machine.spi.GuardedLease;
 import dev.idgen.machine.spi.LeaseGuard;
 import dev.idgen.machine.spi.LeaseSettings;
 import dev.idgen.machine.spi.LeaseTimings;
@@ -10,7 +10,6 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.time.Instant;
 import java.time.InstantSource;
 import java.util.Objects;
 import java.util.concurrent.Executors;
@@ -61,13 +60,11 @@ import org.slf4j.LoggerFactory;
  * difference is {@link #clockSkew()}. Beyond {@link Builder#maxClockSkew(Duration)} (plus the
  * reading's uncertainty) a claim fails and a held lease is fenced at once.
  */
-public final class JdbcMachineIdLease implements FencingLease, AutoCloseable {
+public final class JdbcMachineIdLease extends GuardedLease {
 
     private static final Logger LOG = LoggerFactory.getLogger(JdbcMachineIdLease.class);
 
     private final JdbcLeaseProtocol protocol;
-    private final long machineId;
-    private final LeaseGuard guard;
     private final Object lock = new Object();
     /** The fencing token of our claim on the row; changes only when we claim the row again. */
     private volatile long token;
@@ -75,9 +72,9 @@ public final class JdbcMachineIdLease implements FencingLease, AutoCloseable {
 
     private JdbcMachineIdLease(JdbcLeaseProtocol protocol, LeaseTimings timings, InstantSource clock,
             JdbcLeaseProtocol.Row claim) {
+        super(claim.machineId(), new LeaseGuard("machine id " + claim.machineId() + " in table " + protocol.tableName(),
+                timings, clock));
         this.protocol = protocol;
-        this.machineId = claim.machineId();
-        this.guard = new LeaseGuard("machine id " + machineId + " in table " + protocol.tableName(), timings, clock);
         this.token = claim.token();
     }
 
@@ -92,30 +89,6 @@ public final class JdbcMachineIdLease implements FencingLease, AutoCloseable {
         return new Builder(dataSource);
     }
 
-    @Override
-    public long machineId() {
-        return machineId;
-    }
-
-    /**
-     * Whether the id may be used now: the fence is open and the local clock is still before it.
-     * For health checks and logs; the generator checks each ID's own time against the fence.
-     */
-    @Override
-    public boolean isHeld() {
-        return guard.isHeld();
-    }
-
-    @Override
-    public long highWaterMark() {
-        return guard.highWaterMark();
-    }
-
-    @Override
-    public void attach(MachineIdUser generator) {
-        guard.attach(generator);
-    }
-
     /** {@return the owner string written in the row: host, process id and a random suffix by default} */
     public String owner() {
         return protocol.owner();
@@ -128,27 +101,7 @@ public final class JdbcMachineIdLease implements FencingLease, AutoCloseable {
 
     /** {@return the database clock minus the local clock, as last measured (positive: the database is ahead)} */
     public Duration clockSkew() {
-        return Duration.ofMillis(guard.skewMillis());
-    }
-
-    /**
-     * {@return the fence in force: the generator returns no ID whose time reaches it;
-     * {@link Instant#MIN} while fenced}
-     */
-    public Instant fence() {
-        long f = guard.fenceMillis();
-        return f == Long.MIN_VALUE ? Instant.MIN : Instant.ofEpochMilli(f);
-    }
-
-    /** {@return how many times this lease was fenced other than by {@link #close()}, for metrics} */
-    @Override
-    public long losses() {
-        return guard.losses();
-    }
-
-    /** {@return the timings, with the defaults filled in} */
-    public LeaseTimings timings() {
-        return guard.timings();
+        return Duration.ofMillis(guard().skewMillis());
     }
 
     /**
@@ -159,21 +112,21 @@ public final class JdbcMachineIdLease implements FencingLease, AutoCloseable {
      */
     public boolean renewNow() {
         synchronized (lock) {
-            if (guard.isReleased()) {
+            if (guard().isReleased()) {
                 return false;
             }
             try {
-                JdbcLeaseProtocol.Renewal r = protocol.renew(machineId, token, guard.markToRecord());
+                JdbcLeaseProtocol.Renewal r = protocol.renew(machineId(), token, guard().markToRecord());
                 if (!r.ours()) {
-                    guard.lost("the row of machine id " + machineId + " was taken over by another holder");
+                    guard().lost("the row of machine id " + machineId() + " was taken over by another holder");
                     return reclaim();
                 }
                 acknowledge(r.row());
             } catch (SQLException e) {
                 LOG.warn("Renewing machine id {} in table {} failed (the fence stays where the last renewals put it):"
-                        + " {}", machineId, protocol.tableName(), e.toString());
+                        + " {}", machineId(), protocol.tableName(), e.toString());
             }
-            return guard.isHeld();
+            return guard().isHeld();
         }
     }
 
@@ -186,65 +139,65 @@ public final class JdbcMachineIdLease implements FencingLease, AutoCloseable {
     public void close() {
         long mark;
         synchronized (lock) {
-            if (guard.isReleased()) {
+            if (guard().isReleased()) {
                 return;
             }
-            mark = guard.release(); // fence first, then read the mark: nothing slips between
+            mark = guard().release(); // fence first, then read the mark: nothing slips between
         }
         if (renewer != null) {
             renewer.shutdownNow();
         }
         try {
-            boolean ours = protocol.release(machineId, token, mark);
-            LOG.info("Released machine id {} in table {} (high-water mark {}{})", machineId, protocol.tableName(), mark,
+            boolean ours = protocol.release(machineId(), token, mark);
+            LOG.info("Released machine id {} in table {} (high-water mark {}{})", machineId(), protocol.tableName(), mark,
                     ours ? "" : "; the row was no longer ours");
         } catch (SQLException e) {
             LOG.warn("Releasing machine id {} in table {} failed; it frees itself when the lease expires: {}",
-                    machineId, protocol.tableName(), e.toString());
+                    machineId(), protocol.tableName(), e.toString());
         }
     }
 
     @Override
     public String toString() {
-        return "JDBC lease on machine id " + machineId + " in table " + protocol.tableName() + " by "
-                + protocol.owner() + ", token " + token + ", " + guard.state();
+        return "JDBC lease on machine id " + machineId() + " in table " + protocol.tableName() + " by "
+                + protocol.owner() + ", token " + token + ", " + guard().state();
     }
 
     /** A fresh claim (ours in {@code row}): check the skew, keep its expiry, renew once to open the fence. */
     private boolean takeClaim(JdbcLeaseProtocol.Row row) throws SQLException {
         token = row.token();
-        if (!guard.acceptSkew(row.dbNowMillis(), row.localBefore(), row.localAfter())) {
+        if (!guard().acceptSkew(row.dbNowMillis(), row.localBefore(), row.localAfter())) {
             return false;
         }
-        guard.claimed(row.expiresMillis(), row.mark());
-        JdbcLeaseProtocol.Renewal r = protocol.renew(machineId, token, guard.markToRecord());
+        guard().claimed(row.expiresMillis(), row.mark());
+        JdbcLeaseProtocol.Renewal r = protocol.renew(machineId(), token, guard().markToRecord());
         if (!r.ours()) {
-            guard.lost("the row of machine id " + machineId + " was taken over right after the claim");
+            guard().lost("the row of machine id " + machineId() + " was taken over right after the claim");
             return false;
         }
         acknowledge(r.row());
-        return guard.isHeld();
+        return guard().isHeld();
     }
 
     private void acknowledge(JdbcLeaseProtocol.Row row) {
-        if (guard.acceptSkew(row.dbNowMillis(), row.localBefore(), row.localAfter())) {
-            guard.acknowledged(row.expiresMillis(), row.mark());
+        if (guard().acceptSkew(row.dbNowMillis(), row.localBefore(), row.localAfter())) {
+            guard().acknowledged(row.expiresMillis(), row.mark());
         }
     }
 
     /** Another holder took our row: claim the same id again if it has expired since. */
     private boolean reclaim() throws SQLException {
-        JdbcLeaseProtocol.Row row = protocol.reclaim(machineId);
+        JdbcLeaseProtocol.Row row = protocol.reclaim(machineId());
         if (row == null) {
             return false;
         }
-        LOG.info("Claimed machine id {} in table {} again (token {}, high-water mark {})", machineId,
+        LOG.info("Claimed machine id {} in table {} again (token {}, high-water mark {})", machineId(),
                 protocol.tableName(), row.token(), row.mark());
         return takeClaim(row);
     }
 
     private void startBackground(Duration renewEvery) {
-        String name = "idgen-lease-jdbc-" + protocol.tableName() + "-" + machineId + "-renew";
+        String name = "idgen-lease-jdbc-" + protocol.tableName() + "-" + machineId() + "-renew";
         renewer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, name);
             t.setDaemon(true);
@@ -258,7 +211,7 @@ public final class JdbcMachineIdLease implements FencingLease, AutoCloseable {
         try {
             renewNow();
         } catch (RuntimeException e) {
-            LOG.warn("Renewal of machine id {} in table {} failed", machineId, protocol.tableName(), e);
+            LOG.warn("Renewal of machine id {} in table {} failed", machineId(), protocol.tableName(), e);
         }
     }
 
@@ -440,13 +393,13 @@ public final class JdbcMachineIdLease implements FencingLease, AutoCloseable {
                         + " but could not confirm it: " + e.getMessage(), e);
             }
             if (!held) {
-                String why = lease.guard.state();
+                String why = lease.guard().state();
                 lease.close(); // frees the id at once
                 throw new MachineIdLeaseException("Could not hold machine id " + id + " in table " + table + ": "
                         + why + "; fix the clock (NTP) or the timings before claiming a machine id");
             }
             LOG.info("Claimed machine id {} in table {} (token {}, high-water mark {}, clock skew {} ms, fence {})", id,
-                    table, lease.token, lease.highWaterMark(), lease.guard.skewMillis(), lease.fence());
+                    table, lease.token, lease.highWaterMark(), lease.guard().skewMillis(), lease.fence());
             if (settings.background()) {
                 lease.startBackground(timings.renewEvery());
             }

@@ -3,15 +3,13 @@ package dev.idgen.lease.redis;
 import dev.idgen.lease.redis.RedisLeaseProtocol.RedisLeaseIoException;
 import dev.idgen.lease.redis.RedisLeaseProtocol.Reply;
 import dev.idgen.machine.MachineIdLeaseException;
-import dev.idgen.machine.spi.FencingLease;
+import dev.idgen.machine.spi.GuardedLease;
 import dev.idgen.machine.spi.LeaseGuard;
 import dev.idgen.machine.spi.LeaseSettings;
 import dev.idgen.machine.spi.LeaseTimings;
-import dev.idgen.machine.spi.MachineIdUser;
 import dev.idgen.snowflake.SnowflakeLayout;
 import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Duration;
-import java.time.Instant;
 import java.time.InstantSource;
 import java.util.Objects;
 import java.util.concurrent.Executors;
@@ -56,14 +54,12 @@ import org.slf4j.LoggerFactory;
  * have been acknowledged within {@code ttl - maxClockSkew - safetyMargin} of the local monotonic
  * clock); that is for reporting only, the fence is the generator's.
  */
-public final class RedisMachineIdLease implements FencingLease, AutoCloseable {
+public final class RedisMachineIdLease extends GuardedLease {
 
     private static final Logger LOG = LoggerFactory.getLogger(RedisMachineIdLease.class);
     private static final long NONE = Long.MIN_VALUE;
 
     private final RedisLeaseProtocol protocol;
-    private final long machineId;
-    private final LeaseGuard guard;
     private final long watchdogNanos;
     private final Object lock = new Object();
     /** The fencing token of our claim on the key; changes only when we claim the id again. */
@@ -74,10 +70,9 @@ public final class RedisMachineIdLease implements FencingLease, AutoCloseable {
     private ScheduledExecutorService renewer;
 
     private RedisMachineIdLease(RedisLeaseProtocol protocol, LeaseTimings timings, InstantSource clock, Reply claim) {
+        super(claim.machineId(), new LeaseGuard("machine id " + claim.machineId() + " at Redis key "
+                + protocol.leaseKey(claim.machineId()), timings, clock));
         this.protocol = protocol;
-        this.machineId = claim.machineId();
-        this.guard = new LeaseGuard("machine id " + machineId + " at Redis key " + protocol.leaseKey(machineId),
-                timings, clock);
         this.token = claim.token();
         this.watchdogNanos = TimeUnit.MILLISECONDS.toNanos(timings.ttl().toMillis() - timings.fenceOffsetMillis());
     }
@@ -93,11 +88,6 @@ public final class RedisMachineIdLease implements FencingLease, AutoCloseable {
         return new Builder(connection);
     }
 
-    @Override
-    public long machineId() {
-        return machineId;
-    }
-
     /**
      * Whether the id may be used now: the fence is open, the local clock is still before it, and the
      * monotonic watchdog has not run out. For health checks and logs; the generator checks each ID's
@@ -106,17 +96,7 @@ public final class RedisMachineIdLease implements FencingLease, AutoCloseable {
     @Override
     public boolean isHeld() {
         long d = watchdogDeadline;
-        return guard.isHeld() && d != NONE && System.nanoTime() - d < 0;
-    }
-
-    @Override
-    public long highWaterMark() {
-        return guard.highWaterMark();
-    }
-
-    @Override
-    public void attach(MachineIdUser generator) {
-        guard.attach(generator);
+        return guard().isHeld() && d != NONE && System.nanoTime() - d < 0;
     }
 
     /** {@return the owner written in the key: host, process id and a random suffix by default} */
@@ -131,32 +111,12 @@ public final class RedisMachineIdLease implements FencingLease, AutoCloseable {
 
     /** {@return the Redis key of the lease} */
     public String key() {
-        return protocol.leaseKey(machineId);
+        return protocol.leaseKey(machineId());
     }
 
     /** {@return Redis's clock minus the local clock, as last measured (positive: Redis is ahead)} */
     public Duration clockSkew() {
-        return Duration.ofMillis(guard.skewMillis());
-    }
-
-    /**
-     * {@return the fence in force: the generator returns no ID whose time reaches it;
-     * {@link Instant#MIN} while fenced}
-     */
-    public Instant fence() {
-        long f = guard.fenceMillis();
-        return f == Long.MIN_VALUE ? Instant.MIN : Instant.ofEpochMilli(f);
-    }
-
-    /** {@return how many times this lease was fenced other than by {@link #close()}, for metrics} */
-    @Override
-    public long losses() {
-        return guard.losses();
-    }
-
-    /** {@return the timings, with the defaults filled in} */
-    public LeaseTimings timings() {
-        return guard.timings();
+        return Duration.ofMillis(guard().skewMillis());
     }
 
     /**
@@ -167,21 +127,21 @@ public final class RedisMachineIdLease implements FencingLease, AutoCloseable {
      */
     public boolean renewNow() {
         synchronized (lock) {
-            if (guard.isReleased()) {
+            if (guard().isReleased()) {
                 return false;
             }
             try {
                 long sent = System.nanoTime();
-                Reply r = protocol.renew(machineId, token, guard.markToRecord());
+                Reply r = protocol.renew(machineId(), token, guard().markToRecord());
                 if (!r.ok()) {
-                    guard.lost("the key of machine id " + machineId + " expired or was taken by another holder");
+                    guard().lost("the key of machine id " + machineId() + " expired or was taken by another holder");
                     forgetWatchdog();
                     return reclaim();
                 }
                 acknowledge(r, sent);
             } catch (RedisLeaseIoException e) {
                 LOG.warn("Renewing machine id {} at Redis key {} failed (the fence stays where the last renewals put"
-                        + " it): {}", machineId, key(), e.getMessage());
+                        + " it): {}", machineId(), key(), e.getMessage());
             }
             return isHeld();
         }
@@ -195,44 +155,44 @@ public final class RedisMachineIdLease implements FencingLease, AutoCloseable {
     public void close() {
         long mark;
         synchronized (lock) {
-            if (guard.isReleased()) {
+            if (guard().isReleased()) {
                 return;
             }
-            mark = guard.release(); // fence first, then read the mark: nothing slips between
+            mark = guard().release(); // fence first, then read the mark: nothing slips between
             forgetWatchdog();
         }
         if (renewer != null) {
             renewer.shutdownNow();
         }
         try {
-            boolean ours = protocol.release(machineId, token, mark);
-            LOG.info("Released machine id {} at Redis key {} (high-water mark {}{})", machineId, key(), mark,
+            boolean ours = protocol.release(machineId(), token, mark);
+            LOG.info("Released machine id {} at Redis key {} (high-water mark {}{})", machineId(), key(), mark,
                     ours ? "" : "; the key was no longer ours");
         } catch (RedisLeaseIoException e) {
             LOG.warn("Releasing machine id {} at Redis key {} failed; it frees itself when the lease expires: {}",
-                    machineId, key(), e.getMessage());
+                    machineId(), key(), e.getMessage());
         }
     }
 
     @Override
     public String toString() {
-        return "Redis lease on machine id " + machineId + " at key " + key() + " by " + protocol.owner() + ", token "
-                + token + ", " + guard.state();
+        return "Redis lease on machine id " + machineId() + " at key " + key() + " by " + protocol.owner() + ", token "
+                + token + ", " + guard().state();
     }
 
     /** A fresh claim (ours in {@code r}): check the skew, keep its expiry, renew once to open the fence. */
     private boolean takeClaim(Reply r, long sentNanos) throws RedisLeaseIoException {
         token = r.token();
         forgetWatchdog();
-        if (!guard.acceptSkew(r.redisNowMillis(), r.localBefore(), r.localAfter())) {
+        if (!guard().acceptSkew(r.redisNowMillis(), r.localBefore(), r.localAfter())) {
             return false;
         }
-        guard.claimed(r.expiresMillis(), r.mark());
+        guard().claimed(r.expiresMillis(), r.mark());
         lastSentNanos = sentNanos;
         long sent = System.nanoTime();
-        Reply renewal = protocol.renew(machineId, token, guard.markToRecord());
+        Reply renewal = protocol.renew(machineId(), token, guard().markToRecord());
         if (!renewal.ok()) {
-            guard.lost("the key of machine id " + machineId + " was taken over right after the claim");
+            guard().lost("the key of machine id " + machineId() + " was taken over right after the claim");
             return false;
         }
         acknowledge(renewal, sent);
@@ -240,8 +200,8 @@ public final class RedisMachineIdLease implements FencingLease, AutoCloseable {
     }
 
     private void acknowledge(Reply r, long sentNanos) {
-        if (guard.acceptSkew(r.redisNowMillis(), r.localBefore(), r.localAfter())) {
-            guard.acknowledged(r.expiresMillis(), r.mark());
+        if (guard().acceptSkew(r.redisNowMillis(), r.localBefore(), r.localAfter())) {
+            guard().acknowledged(r.expiresMillis(), r.mark());
             // the watchdog trails the older of the last two acknowledged writes, as the fence does
             if (lastSentNanos != NONE) {
                 watchdogDeadline = lastSentNanos + watchdogNanos;
@@ -260,20 +220,20 @@ public final class RedisMachineIdLease implements FencingLease, AutoCloseable {
     /** Our key is gone or another's: claim the same id again if it is free. */
     private boolean reclaim() throws RedisLeaseIoException {
         long sent = System.nanoTime();
-        if (protocol.uptimeAboveMillis() < guard.timings().ttl().toMillis()) {
+        if (protocol.uptimeAboveMillis() < guard().timings().ttl().toMillis()) {
             return false; // a restarted Redis may have forgotten another's claim: wait a TTL
         }
-        Reply r = protocol.claimFirstFree(machineId, machineId);
+        Reply r = protocol.claimFirstFree(machineId(), machineId());
         if (!r.ok()) {
             return false;
         }
-        LOG.info("Claimed machine id {} at Redis key {} again (token {}, high-water mark {})", machineId, key(),
+        LOG.info("Claimed machine id {} at Redis key {} again (token {}, high-water mark {})", machineId(), key(),
                 r.token(), r.mark());
         return takeClaim(r, sent);
     }
 
     private void startBackground(Duration renewEvery) {
-        String name = "idgen-lease-redis-" + machineId + "-renew";
+        String name = "idgen-lease-redis-" + machineId() + "-renew";
         renewer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, name);
             t.setDaemon(true);
@@ -287,7 +247,7 @@ public final class RedisMachineIdLease implements FencingLease, AutoCloseable {
         try {
             renewNow();
         } catch (RuntimeException e) {
-            LOG.warn("Renewal of machine id {} at Redis key {} failed", machineId, key(), e);
+            LOG.warn("Renewal of machine id {} at Redis key {} failed", machineId(), key(), e);
         }
     }
 
@@ -475,13 +435,13 @@ public final class RedisMachineIdLease implements FencingLease, AutoCloseable {
                         + lease.key() + " but could not confirm it: " + e.getMessage(), e.getCause());
             }
             if (!held) {
-                String why = lease.guard.state();
+                String why = lease.guard().state();
                 lease.close(); // frees the id at once
                 throw new MachineIdLeaseException("Could not hold machine id " + claim.machineId() + " at Redis key "
                         + lease.key() + ": " + why + "; fix the clock (NTP) or the timings before claiming a machine id");
             }
             LOG.info("Claimed machine id {} at Redis key {} (token {}, high-water mark {}, clock skew {} ms, fence {})",
-                    lease.machineId, lease.key(), lease.token, lease.highWaterMark(), lease.guard.skewMillis(),
+                    lease.machineId(), lease.key(), lease.token, lease.highWaterMark(), lease.guard().skewMillis(),
                     lease.fence());
             if (settings.background()) {
                 lease.startBackground(timings.renewEvery());

@@ -1,7 +1,7 @@
 package dev.idgen.lease.zookeeper;
 
 import dev.idgen.machine.MachineIdLeaseException;
-import dev.idgen.machine.spi.FencingLease;
+import dev.idgen.machine.spi.GuardedLease;
 import dev.idgen.machine.spi.LeaseGuard;
 import dev.idgen.machine.spi.LeaseSettings;
 import dev.idgen.machine.spi.LeaseTimings;
@@ -86,21 +86,22 @@ import org.slf4j.LoggerFactory;
  * difference from the local clock is {@link #clockSkew()}. Beyond
  * {@link Builder#maxClockSkew(Duration)} a claim fails and a held lease is fenced until the clocks
  * agree again.
+ *
+ * <p>{@link #timings()} gives the negotiated session timeout as the TTL and the contact interval as
+ * the renewal interval, with the margin and the skew bound.
  */
-public final class ZkMachineIdLease implements FencingLease, AutoCloseable {
+public final class ZkMachineIdLease extends GuardedLease {
 
     private static final Logger LOG = LoggerFactory.getLogger(ZkMachineIdLease.class);
     private static final long NONE = Long.MIN_VALUE;
 
     private final CuratorFramework client;
     private final String root;
-    private final long machineId;
     private final String owner;
     private final InstantSource clock;
     private final long retryMillis;
     private final long markEveryNanos;
     private final long lagNanos;
-    private final LeaseGuard guard;
     private final ConnectionStateListener listener = this::stateChanged;
     private final CuratorListener closing = (c, event) -> {
         if (event.getType() == CuratorEventType.CLOSING) {
@@ -124,15 +125,14 @@ public final class ZkMachineIdLease implements FencingLease, AutoCloseable {
     private long lastMarkNanos;
 
     private ZkMachineIdLease(Builder b, long machineId, Claim claim, LeaseGuard guard, long lagMillis) {
+        super(machineId, guard);
         this.client = b.client;
         this.root = b.path;
-        this.machineId = machineId;
         this.owner = b.owner;
         this.clock = b.clock;
         this.retryMillis = b.retryEvery.toMillis();
         this.markEveryNanos = b.markEvery.toNanos();
         this.lagNanos = TimeUnit.MILLISECONDS.toNanos(lagMillis);
-        this.guard = guard;
         this.sessionId = claim.session;
         this.nodeVersion = claim.version;
         this.nodeData = claim.data;
@@ -156,68 +156,13 @@ public final class ZkMachineIdLease implements FencingLease, AutoCloseable {
         return new Builder(client);
     }
 
-    @Override
-    public long machineId() {
-        return machineId;
-    }
-
-    /**
-     * Whether the generator may make IDs now: a fence was opened by acknowledged contacts, nothing
-     * was lost since, and the clock is still before the fence. For health checks and logs; the
-     * generator does not ask it per ID, it compares each ID's own time with the fence.
-     */
-    @Override
-    public boolean isHeld() {
-        return guard.isHeld();
-    }
-
-    @Override
-    public long highWaterMark() {
-        return guard.highWaterMark();
-    }
-
-    @Override
-    public void attach(MachineIdUser generator) {
-        guard.attach(generator);
-    }
-
     /**
      * The server's clock minus the local clock, from the last write (positive: the server is ahead).
      *
      * @return the skew
      */
     public Duration clockSkew() {
-        return Duration.ofMillis(guard.skewMillis());
-    }
-
-    /**
-     * The fence now: the generator returns no ID whose time is at or past it.
-     *
-     * @return the first instant no ID may carry; {@link Instant#MIN} while the lease is fenced
-     */
-    public Instant fence() {
-        long f = guard.fenceMillis();
-        return f == Long.MIN_VALUE ? Instant.MIN : Instant.ofEpochMilli(f);
-    }
-
-    /**
-     * The timings in force: the negotiated session timeout as the TTL, the contact interval as the
-     * renewal interval, the margin and the skew bound.
-     *
-     * @return the checked timings
-     */
-    public LeaseTimings timings() {
-        return guard.timings();
-    }
-
-    /**
-     * How many times the held lease was fenced other than by {@link #close()}, for metrics.
-     *
-     * @return the count
-     */
-    @Override
-    public long losses() {
-        return guard.losses();
+        return Duration.ofMillis(guard().skewMillis());
     }
 
     /** @return the owner string stored in the lease node */
@@ -237,7 +182,7 @@ public final class ZkMachineIdLease implements FencingLease, AutoCloseable {
             if (contact()) {
                 recordMark();
             }
-            return guard.isHeld();
+            return guard().isHeld();
         }
     }
 
@@ -258,7 +203,7 @@ public final class ZkMachineIdLease implements FencingLease, AutoCloseable {
             try {
                 ZooKeeper zk = client.getZookeeperClient().getZooKeeper();
                 long session = zk.getSessionId();
-                long timeout = Math.min(zk.getSessionTimeout(), guard.timings().ttl().toMillis());
+                long timeout = Math.min(zk.getSessionTimeout(), guard().timings().ttl().toMillis());
                 long before = clock.millis();
                 long sent = System.nanoTime(); // before the request leaves: the server hears it later
                 Stat stat = zk.setData(fullPath(leasePath()), nodeData, nodeVersion);
@@ -270,7 +215,7 @@ public final class ZkMachineIdLease implements FencingLease, AutoCloseable {
                             + Long.toHexString(stat.getEphemeralOwner()) + ", not to ours");
                     return false;
                 }
-                if (guard.acceptSkew(stat.getMtime(), before, after)) {
+                if (guard().acceptSkew(stat.getMtime(), before, after)) {
                     report(sent, acked, expiry(stat.getMtime(), sent, acked, timeout));
                 } else {
                     reportedAckNanos = NONE; // the guard forgot this claim's expiries
@@ -283,7 +228,7 @@ public final class ZkMachineIdLease implements FencingLease, AutoCloseable {
                 if (e instanceof InterruptedException) {
                     Thread.currentThread().interrupt();
                 }
-                LOG.debug("Contact for machine id {} under {} failed: {}", machineId, root, e.toString());
+                LOG.debug("Contact for machine id {} under {} failed: {}", machineId(), root, e.toString());
                 return false;
             }
         }
@@ -322,9 +267,9 @@ public final class ZkMachineIdLease implements FencingLease, AutoCloseable {
     private void report(long sentNanos, long ackedNanos, long expiresMillis) {
         long last = reportedAckNanos;
         if (last == NONE) {
-            guard.claimed(expiresMillis, NO_MARK);
+            guard().claimed(expiresMillis, NO_MARK);
         } else if (sentNanos - last >= lagNanos) {
-            guard.acknowledged(expiresMillis, NO_MARK);
+            guard().acknowledged(expiresMillis, NO_MARK);
         } else {
             return; // too soon: proves the node ours, but the guard would pair it with an unconfirmed one
         }
@@ -333,7 +278,7 @@ public final class ZkMachineIdLease implements FencingLease, AutoCloseable {
 
     private void lose(String why) {
         nodeOurs = false;
-        guard.lost(why);
+        guard().lost(why);
         reportedAckNanos = NONE;
         try {
             worker.execute(this::revalidate);
@@ -344,13 +289,13 @@ public final class ZkMachineIdLease implements FencingLease, AutoCloseable {
 
     private void recordMark() {
         try {
-            writeMark(guard.markToRecord());
+            writeMark(guard().markToRecord());
             lastMarkNanos = System.nanoTime();
         } catch (Exception e) {
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
             }
-            LOG.warn("Recording the high-water mark of machine id {} under {} failed: {}", machineId, root,
+            LOG.warn("Recording the high-water mark of machine id {} under {} failed: {}", machineId(), root,
                     e.toString());
         }
     }
@@ -368,7 +313,7 @@ public final class ZkMachineIdLease implements FencingLease, AutoCloseable {
                 return;
             }
             closed = true;
-            mark = guard.release();
+            mark = guard().release();
         }
         client.getConnectionStateListenable().removeListener(listener);
         client.getCuratorListenable().removeListener(closing);
@@ -383,25 +328,25 @@ public final class ZkMachineIdLease implements FencingLease, AutoCloseable {
                 if (stat != null && stat.getEphemeralOwner() == sessionId) {
                     zk.delete(fullPath(leasePath()), stat.getVersion());
                 }
-                LOG.info("Released machine id {} under {} (high-water mark {})", machineId, root, mark);
+                LOG.info("Released machine id {} under {} (high-water mark {})", machineId(), root, mark);
             }
         } catch (Exception e) {
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
             }
             LOG.warn("Releasing machine id {} under {} failed; it frees itself when the session ends: {}",
-                    machineId, root, e.toString());
+                    machineId(), root, e.toString());
         }
     }
 
     @Override
     public String toString() {
-        return "ZooKeeper lease on machine id " + machineId + " at " + leasePath() + " by " + owner + ", "
-                + guard.state();
+        return "ZooKeeper lease on machine id " + machineId() + " at " + leasePath() + " by " + owner + ", "
+                + guard().state();
     }
 
     private String leasePath() {
-        return root + "/leases/" + machineId;
+        return root + "/leases/" + machineId();
     }
 
     private String fullPath(String path) {
@@ -416,7 +361,7 @@ public final class ZkMachineIdLease implements FencingLease, AutoCloseable {
                 // SUSPENDED, LOST, READ_ONLY: shut the fence now, on Curator's event thread (time would
                 // shut it anyway), and start over from fresh contacts once reconnected
                 connected = false;
-                guard.lost("ZooKeeper connection " + s);
+                guard().lost("ZooKeeper connection " + s);
                 reportedAckNanos = NONE;
             }
         }
@@ -438,7 +383,7 @@ public final class ZkMachineIdLease implements FencingLease, AutoCloseable {
                     reportedAckNanos = NONE; // start over: the next contact is a first one
                 } else if (stat == null) {
                     Claim claim = createNode(client, leasePath(), owner, clock);
-                    if (!guard.acceptSkew(claim.mtime, claim.before, claim.after)) {
+                    if (!guard().acceptSkew(claim.mtime, claim.before, claim.after)) {
                         // the guard fenced; give the id back rather than hold it unusable
                         client.delete().guaranteed().forPath(leasePath());
                         retryLater();
@@ -446,15 +391,15 @@ public final class ZkMachineIdLease implements FencingLease, AutoCloseable {
                     }
                     sessionId = claim.session;
                     nodeVersion = claim.version;
-                    guard.claimed(expiry(claim.mtime, claim.sentNanos, claim.ackedNanos,
-                            guard.timings().ttl().toMillis()), Math.max(readMark(client, root, machineId),
+                    guard().claimed(expiry(claim.mtime, claim.sentNanos, claim.ackedNanos,
+                            guard().timings().ttl().toMillis()), Math.max(readMark(client, root, machineId()),
                             claimMark(claim.mtime, maxSkewMillis())));
                     reportedAckNanos = claim.ackedNanos;
-                    LOG.info("Claimed machine id {} under {} again (high-water mark {})", machineId, root,
-                            guard.highWaterMark());
+                    LOG.info("Claimed machine id {} under {} again (high-water mark {})", machineId(), root,
+                            guard().highWaterMark());
                 } else {
                     nodeOurs = false;
-                    guard.lost("machine id " + machineId + " is held by another session (0x"
+                    guard().lost("machine id " + machineId() + " is held by another session (0x"
                             + Long.toHexString(stat.getEphemeralOwner()) + "); retrying");
                     retryLater();
                     return;
@@ -471,14 +416,14 @@ public final class ZkMachineIdLease implements FencingLease, AutoCloseable {
             } catch (KeeperException.NodeExistsException e) {
                 retryLater();
             } catch (Exception e) {
-                LOG.warn("Checking machine id {} under {} after reconnecting failed: {}", machineId, root, e.toString());
+                LOG.warn("Checking machine id {} under {} after reconnecting failed: {}", machineId(), root, e.toString());
                 retryLater();
             }
         }
     }
 
     private long maxSkewMillis() {
-        return guard.timings().maxClockSkew().toMillis();
+        return guard().timings().maxClockSkew().toMillis();
     }
 
     private void retryLater() {
@@ -505,7 +450,7 @@ public final class ZkMachineIdLease implements FencingLease, AutoCloseable {
         if (!client.getZookeeperClient().isConnected()) {
             // the connection dropped before the listener was in place: fence, wait for RECONNECTED
             connected = false;
-            guard.lost("ZooKeeper connection lost while claiming");
+            guard().lost("ZooKeeper connection lost while claiming");
             reportedAckNanos = NONE;
         }
         watchNode();
@@ -526,14 +471,14 @@ public final class ZkMachineIdLease implements FencingLease, AutoCloseable {
                 }
             }
         } catch (RuntimeException e) {
-            LOG.warn("Contact for machine id {} under {} failed", machineId, root, e);
+            LOG.warn("Contact for machine id {} under {} failed", machineId(), root, e);
         }
     }
 
     /** Raises the mark node to at least {@code mark} by versioned writes; checks the skew. */
     private void writeMark(long mark) throws Exception {
         ZooKeeper zk = client.getZookeeperClient().getZooKeeper();
-        String path = fullPath(root + "/marks/" + machineId);
+        String path = fullPath(root + "/marks/" + machineId());
         for (;;) {
             Stat stat = new Stat();
             long stored = parseMark(zk.getData(path, false, stat));
@@ -542,7 +487,7 @@ public final class ZkMachineIdLease implements FencingLease, AutoCloseable {
             try {
                 Stat written = zk.setData(path, Long.toString(target).getBytes(StandardCharsets.US_ASCII),
                         stat.getVersion());
-                if (!closed && !guard.acceptSkew(written.getMtime(), before, clock.millis())) {
+                if (!closed && !guard().acceptSkew(written.getMtime(), before, clock.millis())) {
                     reportedAckNanos = NONE;
                 }
                 return;

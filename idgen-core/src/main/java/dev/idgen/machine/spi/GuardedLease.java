@@ -1,0 +1,83 @@
+package dev.idgen.machine.spi;
+
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * What every coordinator-backed lease answers the same way, from its {@link LeaseGuard}: the
+ * machine id, whether it is held, the mark, the fence, the loss count and the timings. A backend
+ * extends it with what is its coordinator's own (claim, renewal, release, its names and tokens) and
+ * tells the guard what each acknowledged write proved; the guard keeps the fence, so no backend
+ * answers these questions from state of its own.
+ */
+public abstract class GuardedLease implements FencingLease, AutoCloseable {
+
+    private final long machineId;
+    private final LeaseGuard guard;
+
+    /**
+     * @param machineId the id the lease holds, for its whole life
+     * @param guard the guard that keeps this lease's fence and mark
+     */
+    protected GuardedLease(long machineId, LeaseGuard guard) {
+        this.machineId = machineId;
+        this.guard = Objects.requireNonNull(guard, "guard");
+    }
+
+    /** {@return the guard that keeps this lease's fence, mark, skew and state} */
+    protected final LeaseGuard guard() {
+        return guard;
+    }
+
+    @Override
+    public final long machineId() {
+        return machineId;
+    }
+
+    /**
+     * Whether the id may be used now: the fence is open and the local clock is still before it. For
+     * health checks and logs; the generator checks each ID's own time against the fence.
+     */
+    @Override
+    public boolean isHeld() {
+        return guard.isHeld();
+    }
+
+    @Override
+    public final long highWaterMark() {
+        return guard.highWaterMark();
+    }
+
+    @Override
+    public final void attach(MachineIdUser generator) {
+        guard.attach(generator);
+    }
+
+    /**
+     * {@return the fence in force: the generator returns no ID whose time reaches it;
+     * {@link Instant#MIN} while fenced}
+     */
+    public final Instant fence() {
+        long f = guard.fenceMillis();
+        return f == Long.MIN_VALUE ? Instant.MIN : Instant.ofEpochMilli(f);
+    }
+
+    /** {@return how many times this lease was fenced other than by {@link #close()}, for metrics} */
+    @Override
+    public final long losses() {
+        return guard.losses();
+    }
+
+    /** {@return the timings in force, with the defaults filled in} */
+    public final LeaseTimings timings() {
+        return guard.timings();
+    }
+
+    /**
+     * Stops renewing, records the generator's mark with the coordinator and frees the id. The
+     * generator refuses every ID from then on. Idempotent; never throws: a coordinator that does not
+     * answer lets the id expire on its own.
+     */
+    @Override
+    public abstract void close();
+}
