@@ -13,7 +13,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -87,33 +86,10 @@ class EtcdFleetTest {
                         Group g = groups.computeIfAbsent(index / GROUP, k -> new Group(port));
                         EtcdMachineIdLease.Builder b = timings(EtcdMachineIdLease.builder(g.client)).namespace(ns)
                                 .maxMachineId(maxMachineId).owner("fleet-" + index);
-                        return new LeaseFleet.Member() {
-                            EtcdMachineIdLease lease;
-
-                            @Override
-                            public FencingLease acquire() {
-                                lease = b.acquire();
-                                return lease;
-                            }
-
-                            @Override
-                            public Instant fence() {
-                                return lease.fence();
-                            }
-
-                            @Override
-                            public void die() {
-                                g.dead = true;
-                                g.proxy.partition(true); // the whole group goes silent
-                            }
-
-                            @Override
-                            public void close() {
-                                if (lease != null && !g.dead) {
-                                    lease.close();
-                                }
-                            }
-                        };
+                        return LeaseFleet.member(b::acquire, () -> {
+                            g.dead = true;
+                            g.proxy.partition(true); // the whole group goes silent
+                        }, () -> !g.dead);
                     }
 
                     @Override

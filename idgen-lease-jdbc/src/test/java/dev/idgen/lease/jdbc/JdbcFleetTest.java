@@ -12,7 +12,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -72,32 +71,8 @@ class JdbcFleetTest {
                     Pool.Member ds = pool.member();
                     JdbcMachineIdLease.Builder b = timings(JdbcMachineIdLease.builder(ds)).table(table)
                             .maxMachineId(maxMachineId).owner("fleet-" + index);
-                    return new LeaseFleet.Member() {
-                        JdbcMachineIdLease lease;
-
-                        @Override
-                        public FencingLease acquire() {
-                            lease = b.acquire();
-                            return lease;
-                        }
-
-                        @Override
-                        public Instant fence() {
-                            return lease.fence();
-                        }
-
-                        @Override
-                        public void die() {
-                            ds.dead = true; // no statement reaches the server from now on; nothing released
-                        }
-
-                        @Override
-                        public void close() {
-                            if (lease != null) {
-                                lease.close();
-                            }
-                        }
-                    };
+                    // a death: no statement reaches the server from then on; nothing is released
+                    return LeaseFleet.member(b::acquire, () -> ds.dead = true, () -> true);
                 }
 
                 @Override

@@ -7,7 +7,6 @@ import dev.idgen.testkit.lease.LeaseFleet;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -44,33 +43,8 @@ class RedisFleetTest {
                     StatefulRedisConnection<String, String> c = redis.connect(); // its own, as a process has
                     RedisMachineIdLease.Builder b = timings(RedisMachineIdLease.builder(c)).keyPrefix(redis.prefix)
                             .maxMachineId(maxMachineId).owner("fleet-" + index);
-                    return new LeaseFleet.Member() {
-                        RedisMachineIdLease lease;
-
-                        @Override
-                        public FencingLease acquire() {
-                            lease = b.acquire();
-                            return lease;
-                        }
-
-                        @Override
-                        public Instant fence() {
-                            return lease.fence();
-                        }
-
-                        @Override
-                        public void die() {
-                            c.close(); // renewals fail from now on; nothing is released
-                        }
-
-                        @Override
-                        public void close() {
-                            if (lease != null) {
-                                lease.close();
-                            }
-                            c.close();
-                        }
-                    };
+                    // a death closes the connection: renewals fail from then on; nothing is released
+                    return LeaseFleet.member(b::acquire, c::close, () -> true);
                 }
 
                 @Override

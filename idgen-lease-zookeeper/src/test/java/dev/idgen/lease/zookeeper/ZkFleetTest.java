@@ -1,6 +1,5 @@
 package dev.idgen.lease.zookeeper;
 
-import dev.idgen.machine.spi.FencingLease;
 import dev.idgen.testkit.lease.BlackholeProxy;
 import dev.idgen.testkit.lease.LeaseFleet;
 import java.io.IOException;
@@ -11,7 +10,6 @@ import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -107,33 +105,10 @@ class ZkFleetTest {
                         Group g = groups.computeIfAbsent(index / GROUP, k -> new Group(port));
                         ZkMachineIdLease.Builder b = timings(ZkMachineIdLease.builder(g.client)).path("/fleet")
                                 .maxMachineId(maxMachineId).owner("fleet-" + index);
-                        return new LeaseFleet.Member() {
-                            ZkMachineIdLease lease;
-
-                            @Override
-                            public FencingLease acquire() {
-                                lease = b.acquire();
-                                return lease;
-                            }
-
-                            @Override
-                            public Instant fence() {
-                                return lease.fence();
-                            }
-
-                            @Override
-                            public void die() {
-                                g.dead = true;
-                                g.proxy.partition(true); // the whole group's session goes silent
-                            }
-
-                            @Override
-                            public void close() {
-                                if (lease != null && !g.dead) {
-                                    lease.close();
-                                }
-                            }
-                        };
+                        return LeaseFleet.member(b::acquire, () -> {
+                            g.dead = true;
+                            g.proxy.partition(true); // the whole group's session goes silent
+                        }, () -> !g.dead);
                     }
 
                     @Override

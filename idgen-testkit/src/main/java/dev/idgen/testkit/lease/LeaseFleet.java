@@ -2,6 +2,7 @@ package dev.idgen.testkit.lease;
 
 import dev.idgen.machine.MachineIdLeaseException;
 import dev.idgen.machine.spi.FencingLease;
+import dev.idgen.machine.spi.GuardedLease;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -20,6 +21,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /**
  * A fleet of claimers of one machine-id space in one JVM, run against a real coordinator through a
@@ -109,6 +112,51 @@ public final class LeaseFleet {
 
         /** Releases what is held (if alive) and frees the member's resources. */
         void close();
+    }
+
+    /**
+     * A member around a backend's lease builder: {@link Member#acquire()} calls {@code claim},
+     * {@link Member#fence()} reads the lease's fence, {@link Member#die()} runs {@code die}, and
+     * {@link Member#close()} releases the lease while {@code reachable} says its coordinator can still
+     * be reached (a member cut off with others, by a silenced shared connection, would only wait out
+     * its call timeout).
+     *
+     * @param claim acquires a lease, renewing in the background
+     * @param die cuts the member off from its coordinator, releasing nothing
+     * @param reachable whether a release can reach the coordinator
+     * @return the member
+     */
+    public static Member member(Supplier<? extends GuardedLease> claim, Runnable die, BooleanSupplier reachable) {
+        Objects.requireNonNull(claim, "claim");
+        Objects.requireNonNull(die, "die");
+        Objects.requireNonNull(reachable, "reachable");
+        return new Member() {
+            private volatile GuardedLease lease;
+
+            @Override
+            public FencingLease acquire() {
+                lease = claim.get();
+                return lease;
+            }
+
+            @Override
+            public Instant fence() {
+                return lease.fence();
+            }
+
+            @Override
+            public void die() {
+                die.run();
+            }
+
+            @Override
+            public void close() {
+                GuardedLease l = lease;
+                if (l != null && reachable.getAsBoolean()) {
+                    l.close();
+                }
+            }
+        };
     }
 
     /**

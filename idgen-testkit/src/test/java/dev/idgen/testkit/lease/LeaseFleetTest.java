@@ -4,11 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.idgen.machine.MachineIdLease;
 import dev.idgen.machine.MachineIdLeaseException;
 import dev.idgen.machine.spi.FencingLease;
+import dev.idgen.machine.spi.GuardedLease;
+import dev.idgen.machine.spi.LeaseGuard;
+import dev.idgen.machine.spi.LeaseTimings;
 import dev.idgen.machine.spi.MachineIdUser;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.InstantSource;
+import java.util.function.Supplier;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
@@ -119,6 +125,41 @@ class LeaseFleetTest {
     }
 
     private static final String GOOD = "Every machine id 0..MAX is held; raise maxMachineId or use a layout with more bits";
+
+    @Test
+    void aMemberAroundALeaseClaimsReadsItsFenceDiesAndReleasesOnlyWhileReachable() {
+        LeaseTimings timings = new LeaseTimings(Duration.ofSeconds(10), Duration.ofSeconds(2), Duration.ofSeconds(1),
+                Duration.ofMillis(500));
+        InstantSource clock = InstantSource.fixed(Instant.ofEpochMilli(1_000_000));
+        int[] released = new int[1];
+        boolean[] reachable = {true};
+        int[] deaths = new int[1];
+        Supplier<GuardedLease> claim = () -> {
+            LeaseGuard guard = new LeaseGuard("machine id 4 in test", timings, clock);
+            guard.claimed(1_010_000, MachineIdLease.NO_MARK);
+            guard.acknowledged(1_010_000, MachineIdLease.NO_MARK);
+            return new GuardedLease(4, guard) {
+                @Override
+                public void close() {
+                    released[0]++;
+                    guard().release();
+                }
+            };
+        };
+        LeaseFleet.Member m = LeaseFleet.member(claim, () -> deaths[0]++, () -> reachable[0]);
+        m.close();
+        assertEquals(0, released[0], "nothing claimed, nothing released");
+        assertEquals(4, m.acquire().machineId());
+        assertEquals(Instant.ofEpochMilli(1_010_000 - 1_500), m.fence(), "the lease's own fence");
+        m.die();
+        assertEquals(1, deaths[0]);
+        reachable[0] = false;
+        m.close();
+        assertEquals(0, released[0], "a member cut off from its coordinator does not release");
+        reachable[0] = true;
+        m.close();
+        assertEquals(1, released[0]);
+    }
 
     @Test
     void aCoordinatorThatFreesIdsOnlyAfterExpiryPasses() {
