@@ -2,7 +2,6 @@ package dev.idgen.lease.jdbc;
 
 import dev.idgen.machine.spi.FencingLease;
 import dev.idgen.testkit.lease.LeaseFleet;
-import java.io.PrintWriter;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
@@ -16,8 +15,6 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.logging.Logger;
-import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -236,7 +233,7 @@ class JdbcFleetTest {
         }
 
         /** One process's data source: its connections come from the pool until it dies. */
-        final class Member implements DataSource {
+        final class Member extends PlainDataSource {
             volatile boolean dead;
 
             @Override
@@ -245,44 +242,6 @@ class JdbcFleetTest {
                     throw new SQLException("this member's process is dead");
                 }
                 return borrow();
-            }
-
-            @Override
-            public Connection getConnection(String username, String password) throws SQLException {
-                return getConnection();
-            }
-
-            @Override
-            public PrintWriter getLogWriter() {
-                return null;
-            }
-
-            @Override
-            public void setLogWriter(PrintWriter out) {
-            }
-
-            @Override
-            public void setLoginTimeout(int seconds) {
-            }
-
-            @Override
-            public int getLoginTimeout() {
-                return 0;
-            }
-
-            @Override
-            public Logger getParentLogger() {
-                return Logger.getGlobal();
-            }
-
-            @Override
-            public <T> T unwrap(Class<T> iface) throws SQLException {
-                throw new SQLException("not a wrapper");
-            }
-
-            @Override
-            public boolean isWrapperFor(Class<?> iface) {
-                return false;
             }
         }
     }

@@ -2,14 +2,11 @@ package dev.idgen.lease.jdbc;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
-import java.io.PrintWriter;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.logging.Logger;
-import javax.sql.DataSource;
 import org.junit.jupiter.api.Assumptions;
 
 /**
@@ -68,7 +65,7 @@ enum TestDatabase {
     }
 
     /** Opens real connections through DriverManager; when down, through a closed port. */
-    static final class Switchable implements DataSource {
+    static final class Switchable extends PlainDataSource {
         final TestDatabase db;
         private volatile boolean down;
 
@@ -87,44 +84,6 @@ enum TestDatabase {
         @Override
         public Connection getConnection() throws SQLException {
             return DriverManager.getConnection(down ? db.deadUrl : db.url, db.user, db.password);
-        }
-
-        @Override
-        public Connection getConnection(String username, String password) throws SQLException {
-            return getConnection();
-        }
-
-        @Override
-        public PrintWriter getLogWriter() {
-            return null;
-        }
-
-        @Override
-        public void setLogWriter(PrintWriter out) {
-        }
-
-        @Override
-        public void setLoginTimeout(int seconds) {
-        }
-
-        @Override
-        public int getLoginTimeout() {
-            return 0;
-        }
-
-        @Override
-        public Logger getParentLogger() {
-            return Logger.getGlobal();
-        }
-
-        @Override
-        public <T> T unwrap(Class<T> iface) throws SQLException {
-            throw new SQLException("not a wrapper");
-        }
-
-        @Override
-        public boolean isWrapperFor(Class<?> iface) {
-            return false;
         }
     }
 }
