@@ -25,7 +25,8 @@ public interface MachineIdLease {
     long NO_MARK = Long.MIN_VALUE;
 
     /**
-     * The machine id this lease grants. It does not change over the lease's life.
+     * The machine id this lease grants now. A lease that re-claims after it was fenced may hold
+     * another id afterwards (see {@link #reclaims()}); a fixed id never changes.
      *
      * @return the machine id, not negative
      */
@@ -58,6 +59,16 @@ public interface MachineIdLease {
      * @return the count, 0 unless overridden
      */
     default long losses() {
+        return 0;
+    }
+
+    /**
+     * How many times this lease, after it was fenced, claimed a machine id again by itself (the
+     * same id or another free one) and carried its generator on under it. For metrics.
+     *
+     * @return the count, 0 unless overridden
+     */
+    default long reclaims() {
         return 0;
     }
 
