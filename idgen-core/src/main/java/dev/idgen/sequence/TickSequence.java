@@ -72,6 +72,12 @@ public final class TickSequence extends TickSequenceRightPad {
     /** Before the first ID: tick -1 under a signed shift, so any real tick is newer. */
     private static final long NOTHING_ISSUED = -1L;
 
+    /**
+     * What {@link #next(long)} and {@link #nextBlock(int, long)} return when the pair would reach
+     * their limit: negative, so never a value (ticks and counters are not negative).
+     */
+    public static final long REFUSED = Long.MIN_VALUE;
+
     /** Rounds of {@link Thread#onSpinWait()} before a wait starts yielding its thread. */
     static final int SPINS = 100;
 
@@ -145,7 +151,22 @@ public final class TickSequence extends TickSequenceRightPad {
      *     for the clock reached its bound, or the thread is interrupted while waiting for the clock
      */
     public long next() {
-        return take(1);
+        return take(1, Long.MAX_VALUE);
+    }
+
+    /**
+     * Takes the next (tick, counter) pair if its tick is below {@code limitTick}; otherwise takes
+     * nothing. The limit is checked before the CAS, so a refused call leaves the state as it was:
+     * a caller whose IDs are fenced at a tick (a machine-id lease) cannot push the state, and with
+     * it the high-water mark it records, past the fence by calling again and again.
+     *
+     * @param limitTick the first tick that must not be taken; {@link Long#MAX_VALUE} for none
+     * @return as {@link #next()}, or {@link #REFUSED} when the pair would lie at or past the limit
+     * @throws ClockMovedBackwardsException as {@link #next()}
+     * @throws IllegalStateException as {@link #next()}
+     */
+    public long next(long limitTick) {
+        return take(1, limitTick);
     }
 
     /**
@@ -167,7 +188,23 @@ public final class TickSequence extends TickSequenceRightPad {
         if (n < 1) {
             throw new IllegalArgumentException("block size " + n + " is outside the allowed range 1.." + Integer.MAX_VALUE);
         }
-        return take(n);
+        return take(n, Long.MAX_VALUE);
+    }
+
+    /**
+     * {@link #nextBlock(int)} below a limit, as {@link #next(long)}: a block whose tick would reach
+     * {@code limitTick} is not taken.
+     *
+     * @param n how many values are wanted, 1 or more
+     * @param limitTick the first tick that must not be taken
+     * @return as {@link #nextBlock(int)}, or {@link #REFUSED}
+     * @throws IllegalArgumentException if {@code n} is less than 1
+     */
+    public long nextBlock(int n, long limitTick) {
+        if (n < 1) {
+            throw new IllegalArgumentException("block size " + n + " is outside the allowed range 1.." + Integer.MAX_VALUE);
+        }
+        return take(n, limitTick);
     }
 
     /**
@@ -187,7 +224,7 @@ public final class TickSequence extends TickSequenceRightPad {
      * for a single value, then the CAS stores the block's last value, so the whole block
      * {@code (prev, stored]} belongs to this call.
      */
-    private long take(long n) {
+    private long take(long n, long limitTick) {
         final long reading = currentTick();
         long now = reading;
         for (;;) {
@@ -199,12 +236,19 @@ public final class TickSequence extends TickSequenceRightPad {
             } else if (now == last && (prev & counterMask) != counterMask) {
                 first = prev + 1;
             } else {
-                now = slowTick(last, (prev & counterMask) == counterMask);
+                boolean exhausted = (prev & counterMask) == counterMask;
+                if ((exhausted ? last + 1 : last) >= limitTick) {
+                    return REFUSED; // every pair still to take reaches the limit: refuse without waiting
+                }
+                now = slowTick(last, exhausted);
                 if (now >= 0) {
                     continue;
                 }
                 // re-base (opted into, never for Snowflake): store a smaller value, once
                 now = ~now;
+                if (now >= limitTick) {
+                    return REFUSED;
+                }
                 first = now << counterBits | counterStart.draw();
                 if (STATE.compareAndSet(this, prev, blockEnd(first, n))) {
                     log.warn("Clock is further behind the last tick used ({}) than policy {} allows; re-basing:"
@@ -214,6 +258,9 @@ public final class TickSequence extends TickSequenceRightPad {
                     return first;
                 }
                 continue;
+            }
+            if (now >= limitTick) {
+                return REFUSED; // checked before the CAS: a refused call records nothing
             }
             // the block never leaves first's tick: its end is at most the tick's last counter
             if (STATE.compareAndSet(this, prev, blockEnd(first, n))) {

@@ -49,13 +49,13 @@ public final class SnowflakeGenerator implements LongIdGenerator {
     private final TickSequence sequence;
     private final int timestampShift;
     private final int sequenceShift;
-    private final long machineField;
+    private final int machineShift;
     /**
-     * The first tick whose IDs this generator must not return: {@link Long#MAX_VALUE} for a fixed
-     * machine id, else set by the lease through {@link LeaseView#fenceFrom(long)}. Read once per ID,
-     * after the CAS, against the tick the ID actually carries.
+     * The machine id in force and the ticks it may stamp, as one immutable value: a fixed id holds
+     * every tick for ever; a lease replaces the whole value on each fence move and each claim
+     * ({@link LeaseView}), so an ID is always judged against the id it carries.
      */
-    private volatile long fenceTick;
+    private volatile Holding holding;
 
     private SnowflakeGenerator(Builder b) {
         this.layout = b.layout;
@@ -63,7 +63,7 @@ public final class SnowflakeGenerator implements LongIdGenerator {
         this.policy = b.policy;
         this.timestampShift = layout.timestampShift();
         this.sequenceShift = layout.sequenceShift();
-        this.machineField = lease.machineId() << layout.machineShift();
+        this.machineShift = layout.machineShift();
         TickSpace space = new TickSpace(layout.epoch().toEpochMilli(), layout.tickMillis(),
                 layout.maxTimestamp(), layout.sequenceBits());
         this.sequence = TickSequence.builder(space, b.clock)
@@ -77,7 +77,29 @@ public final class SnowflakeGenerator implements LongIdGenerator {
         // before the first ID: start above the last time an earlier holder of the id used
         this.sequence.skipThrough(lease.highWaterMark());
         // a lease that can be lost opens the fence itself when the generator attaches to it
-        this.fenceTick = lease instanceof FencingLease ? Long.MIN_VALUE : Long.MAX_VALUE;
+        long id = lease.machineId();
+        this.holding = new Holding(id, id << machineShift, 0, lease instanceof FencingLease ? 0 : Long.MAX_VALUE);
+    }
+
+    /**
+     * A machine id and the ticks this generator may stamp with it: {@code firstTick <= tick <
+     * fenceTick}. {@code firstTick} is one past the last tick taken before the id was (re-)claimed,
+     * so a (tick, sequence) pair taken under an earlier claim, by a call paused until after the
+     * claim, is never stamped with the new claim's id: that tick may belong to the id's previous
+     * holder, and under a new id it could sort below IDs already returned.
+     */
+    private static final class Holding {
+        final long machineId;
+        final long machineField;
+        final long firstTick;
+        final long fenceTick;
+
+        Holding(long machineId, long machineField, long firstTick, long fenceTick) {
+            this.machineId = machineId;
+            this.machineField = machineField;
+            this.firstTick = firstTick;
+            this.fenceTick = fenceTick;
+        }
     }
 
     /**
@@ -102,16 +124,25 @@ public final class SnowflakeGenerator implements LongIdGenerator {
      */
     @Override
     public long nextLong() {
-        long pair = sequence.next();
-        long tick = sequence.tickOf(pair);
-        // Act, then check: the fence is compared with the tick this ID carries, after the CAS that
-        // took it, so a call paused anywhere before this line is judged by the time it stamps. The
-        // read of this.fenceTick also keeps this generator reachable until the pair is taken, which
-        // the fixed-id registry (a weak reference) relies on.
-        if (tick >= fenceTick) {
-            throw new MachineIdLostException(lease);
+        for (;;) {
+            // The sequence takes no pair at or past the fence (checked before its CAS), so refused
+            // calls never raise the mark a lease records; that read may be stale, and is only a filter.
+            long pair = sequence.next(holding.fenceTick);
+            // Act, then check: the holding read after the CAS decides. Its fence is compared with the
+            // tick this ID carries, so a call paused anywhere before this line is judged by the time
+            // it stamps; and the ID carries that holding's machine id. The read also keeps this
+            // generator reachable until the pair is taken, which the fixed-id registry (a weak
+            // reference) relies on.
+            Holding h = holding;
+            long tick = sequence.tickOf(pair);
+            if (pair == TickSequence.REFUSED || tick >= h.fenceTick) {
+                throw new MachineIdLostException(lease);
+            }
+            if (tick >= h.firstTick) {
+                return tick << timestampShift | h.machineField | sequence.counterOf(pair) << sequenceShift;
+            }
+            // taken before the machine id was claimed again: drop it, take a later one
         }
-        return tick << timestampShift | machineField | sequence.counterOf(pair) << sequenceShift;
     }
 
     /**
@@ -139,14 +170,18 @@ public final class SnowflakeGenerator implements LongIdGenerator {
         int i = 0;
         while (i < out.length) {
             int wanted = out.length - i;
-            long first = sequence.nextBlock(wanted);
-            long tick = sequence.tickOf(first);
+            long first = sequence.nextBlock(wanted, holding.fenceTick);
             // act, then check, as in nextLong(): against the tick of the IDs just taken
-            if (tick >= fenceTick) {
+            Holding h = holding;
+            long tick = sequence.tickOf(first);
+            if (first == TickSequence.REFUSED || tick >= h.fenceTick) {
                 throw new MachineIdLostException(lease);
             }
+            if (tick < h.firstTick) {
+                continue; // taken before the machine id was claimed again, as in nextLong()
+            }
             int size = sequence.blockSize(first, wanted);
-            long base = tick << timestampShift | machineField;
+            long base = tick << timestampShift | h.machineField;
             long counter = sequence.counterOf(first);
             for (int end = i + size; i < end; i++, counter++) {
                 out[i] = base | counter << sequenceShift;
@@ -169,9 +204,12 @@ public final class SnowflakeGenerator implements LongIdGenerator {
         return layout;
     }
 
-    /** {@return the machine id in every ID this generator makes} */
+    /**
+     * {@return the machine id this generator stamps now: fixed for a fixed id; a lease that claims
+     * again after a fence may move the generator to another id}
+     */
     public long machineId() {
-        return lease.machineId();
+        return holding.machineId;
     }
 
     /**
@@ -216,14 +254,30 @@ public final class SnowflakeGenerator implements LongIdGenerator {
         public void fenceFrom(long unixMillis) {
             // tick t is allowed while its last millisecond is before the fence: t < (fence - epoch) / tick,
             // computed without overflow for any long (before the epoch: 0, every tick refused)
-            fenceTick = unixMillis == Long.MAX_VALUE ? Long.MAX_VALUE
+            long fenceTick = unixMillis == Long.MAX_VALUE ? Long.MAX_VALUE
                     : Math.max(0, sequence.space().clampedTickAt(unixMillis));
+            Holding h = holding;
+            holding = new Holding(h.machineId, h.machineField, h.firstTick, fenceTick);
+        }
+
+        @Override
+        public void switchTo(long machineId) {
+            if (machineId < 0 || machineId > layout.maxMachineId()) {
+                throw new IllegalArgumentException("machine id " + machineId + " is outside layout "
+                        + layout.name() + "'s range 0.." + layout.maxMachineId());
+            }
+            // Shut first, so no call stamps anything while the new first tick is read; then start
+            // past every tick taken so far (the lease raised the mark before this call).
+            Holding h = holding;
+            holding = new Holding(h.machineId, h.machineField, h.firstTick, 0);
+            long first = sequence.lastTick() + 1;
+            holding = new Holding(machineId, machineId << machineShift, first, 0);
         }
     }
 
     @Override
     public String toString() {
-        return "SnowflakeGenerator[layout=" + layout.name() + ", machine=" + lease + ", policy=" + policy + "]";
+        return "SnowflakeGenerator[layout=" + layout.name() + ", machine id " + holding.machineId + " from " + lease + ", policy=" + policy + "]";
     }
 
     /** Configures a {@link SnowflakeGenerator}. Not thread-safe; each {@link #build()} is independent. */

@@ -12,16 +12,16 @@ import java.util.Objects;
  */
 public abstract class GuardedLease implements FencingLease, AutoCloseable {
 
-    private final long machineId;
     private final LeaseGuard guard;
 
     /**
-     * @param machineId the id the lease holds, for its whole life
+     * @param machineId the id of the lease's first claim; a claim made again after a fence may hold
+     *     another ({@link LeaseGuard#claimed(long, long, long)})
      * @param guard the guard that keeps this lease's fence and mark
      */
     protected GuardedLease(long machineId, LeaseGuard guard) {
-        this.machineId = machineId;
         this.guard = Objects.requireNonNull(guard, "guard");
+        guard.initialMachineId(machineId);
     }
 
     /** {@return the guard that keeps this lease's fence, mark, skew and state} */
@@ -29,9 +29,15 @@ public abstract class GuardedLease implements FencingLease, AutoCloseable {
         return guard;
     }
 
+    /** {@return the machine id of the claim in force: the first claim's until a claim made again holds another} */
     @Override
     public final long machineId() {
-        return machineId;
+        return guard.machineId();
+    }
+
+    @Override
+    public final long reclaims() {
+        return guard.reclaims();
     }
 
     /**
@@ -71,6 +77,18 @@ public abstract class GuardedLease implements FencingLease, AutoCloseable {
     /** {@return the timings in force, with the defaults filled in} */
     public final LeaseTimings timings() {
         return guard.timings();
+    }
+
+    /**
+     * Tells the lease that this process was restored from a checkpoint or snapshot, or copied: the
+     * fence shuts at once, and opens again only after renewals that prove this copy still holds the
+     * claim; a copy that cannot prove it claims an id as a new holder. The lease notices a new
+     * process id or a jump of the wall clock by itself; call this from a restore hook the lease
+     * cannot see (CRaC's {@code afterRestore} is registered by the starter). A backend overrides it
+     * to renew at once.
+     */
+    public void afterRestore() {
+        guard.restored("afterRestore() was called");
     }
 
     /**

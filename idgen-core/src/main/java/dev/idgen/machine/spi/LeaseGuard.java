@@ -40,7 +40,10 @@ public final class LeaseGuard {
     private static final Logger LOG = LoggerFactory.getLogger(LeaseGuard.class);
     private static final long NONE = Long.MIN_VALUE;
 
-    private final String leaseName;
+    /** The lease's name for messages when it was given whole; null when built from a place. */
+    private final String fixedName;
+    /** Where the ids live, for messages ("in table ids"); the id in force is put before it. */
+    private final String where;
     private final LeaseTimings timings;
     private final InstantSource clock;
     private final LeaseMark mark;
@@ -56,6 +59,10 @@ public final class LeaseGuard {
     private volatile String reason = "not claimed yet";
     private volatile long skewMillis;
     private volatile long losses;
+    /** The machine id of the claim in force; -1 before the first claim. */
+    private volatile long machineId = -1;
+    private volatile long claims;
+    private volatile IncarnationWatch incarnation;
 
     /**
      * A guard for a lease not claimed yet: its fence refuses every ID.
@@ -65,10 +72,59 @@ public final class LeaseGuard {
      * @param clock the local clock: the generator's, which stamps the IDs
      */
     public LeaseGuard(String leaseName, LeaseTimings timings, InstantSource clock) {
-        this.leaseName = Objects.requireNonNull(leaseName, "leaseName");
+        this.fixedName = Objects.requireNonNull(leaseName, "leaseName");
+        this.where = "";
         this.timings = Objects.requireNonNull(timings, "timings");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.mark = new LeaseMark(leaseName, MachineIdLease.NO_MARK);
+        this.incarnation = IncarnationWatch.ofThisProcess(clock, timings.maxClockSkew().toMillis());
+    }
+
+    /**
+     * A guard for a lease not claimed yet, named after the id it holds at any moment: its messages
+     * read {@code "machine id " + id + " " + where}, with the id of the claim in force.
+     *
+     * @param where where the ids live, for messages (for example {@code "in table ids"})
+     * @param timings the checked timings
+     * @param clock the local clock: the generator's, which stamps the IDs
+     * @return the guard
+     */
+    public static LeaseGuard named(String where, LeaseTimings timings, InstantSource clock) {
+        return new LeaseGuard(null, Objects.requireNonNull(where, "where"), timings, clock);
+    }
+
+    private LeaseGuard(String fixedName, String where, LeaseTimings timings, InstantSource clock) {
+        this.fixedName = fixedName;
+        this.where = where;
+        this.timings = Objects.requireNonNull(timings, "timings");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.mark = new LeaseMark("machine ids " + where, MachineIdLease.NO_MARK);
+        this.incarnation = IncarnationWatch.ofThisProcess(clock, timings.maxClockSkew().toMillis());
+    }
+
+    /** {@return the lease's name for messages: the id in force and where it lives} */
+    public String leaseName() {
+        return fixedName != null ? fixedName : "machine id " + machineId + " " + where;
+    }
+
+    /** The id a {@link GuardedLease} was built with: its first claim's. */
+    synchronized void initialMachineId(long id) {
+        if (claims == 0) {
+            machineId = id;
+        }
+    }
+
+    /** {@return the machine id of the claim in force, or -1 before the first claim} */
+    public long machineId() {
+        return machineId;
+    }
+
+    /**
+     * {@return how many claims were made after the first: the lease claimed an id again (the same or
+     * another) after it was fenced}
+     */
+    public long reclaims() {
+        return Math.max(0, claims - 1);
     }
 
     /**
@@ -153,16 +209,96 @@ public final class LeaseGuard {
      * @param coordinatorMark the high-water mark the coordinator holds for the id
      */
     public synchronized void claimed(long expiresMillis, long coordinatorMark) {
+        claimed(machineId, expiresMillis, coordinatorMark);
+    }
+
+    /**
+     * A claim of {@code claimedId} was written and acknowledged: the first claim, or a claim made
+     * again after the lease was fenced, of the same id or of another. Shuts the fence, raises the
+     * mark to {@code coordinatorMark}, then moves the generator to the claim
+     * ({@link MachineIdUser#switchTo(long)}): it stamps {@code claimedId} from now on, only on
+     * (tick, sequence) pairs taken after this call, and only once the next
+     * {@link #acknowledged(long, long)} opens the fence. Does nothing after {@link #release()}.
+     *
+     * @param claimedId the machine id claimed
+     * @param expiresMillis the expiry the claim wrote, coordinator time
+     * @param coordinatorMark the high-water mark the coordinator holds for {@code claimedId}
+     * @throws IllegalArgumentException if the generator has no room for {@code claimedId}; the
+     *     fence stays shut
+     */
+    public synchronized void claimed(long claimedId, long expiresMillis, long coordinatorMark) {
         if (released) {
             return; // a released guard never opens again
         }
+        if (claimedId < 0 && !(claimedId == -1 && machineId == -1)) {
+            throw new IllegalArgumentException("machine id " + claimedId + " is negative; a claim holds an id"
+                    + " from 0 up");
+        }
         noticeLapse();
+        boolean again = claims > 0;
+        if (open) {
+            // a claim while held: the old claim's fence must not carry over to the new one
+            open = false;
+        }
+        setFence(Long.MIN_VALUE);
         previousExpiry = NONE;
         lastExpiry = expiresMillis;
-        raiseMark(coordinatorMark);
-        if (!open) {
-            reason = "claimed; waiting for a second acknowledged write";
+        long before = machineId;
+        machineId = claimedId;
+        mark.raiseTo(coordinatorMark);
+        // raises the generator to the mark, then moves it to the claim (not for a guard that was
+        // never told its id, which only tests build)
+        mark.switchTo(before, claimedId);
+        claims++;
+        if (again) {
+            LOG.info("Claimed machine id {} again after the lease was fenced{} (high-water mark {})", claimedId,
+                    before == claimedId ? "" : " (it held " + before + " before)", markText(mark.millis()));
         }
+        reason = "claimed; waiting for a second acknowledged write";
+    }
+
+    /**
+     * This process may be a copy of another (restored from a checkpoint or snapshot, or cloned):
+     * shuts the fence at once and forgets this claim's expiries, so it opens again only after two
+     * acknowledged writes made from now on, which a backend makes only when its renewal proves
+     * this copy still holds the claim (for example by rotating a nonce that a second copy of the
+     * same image also holds, by compare-and-set). Counted as a loss when the lease was held.
+     *
+     * @param why for the state text and the log
+     */
+    public synchronized void restored(String why) {
+        lost("restored or copied (" + why + "): waiting for a renewal that proves this copy holds the claim");
+    }
+
+    /**
+     * Looks for signs that this process is a copy of the one that made the claim
+     * ({@link IncarnationWatch}); if it finds one, {@link #restored(String) shuts the fence}. A
+     * backend calls it before each renewal.
+     *
+     * @return whether this is still the incarnation that made the claim
+     */
+    public boolean checkIncarnation() {
+        String why = incarnation.check();
+        if (why == null) {
+            return true;
+        }
+        restored(why);
+        return false;
+    }
+
+    /**
+     * Replaces the watch that {@link #checkIncarnation()} asks (by default this process's id and
+     * {@code System.nanoTime()} against the guard's clock, with the skew bound as the jump bound).
+     *
+     * @param watch the watch
+     */
+    public void watchIncarnation(IncarnationWatch watch) {
+        this.incarnation = Objects.requireNonNull(watch, "watch");
+    }
+
+    /** {@return a mark for a log line: its instant, or words when there is none} */
+    public static String markText(long markMillis) {
+        return markMillis == MachineIdLease.NO_MARK ? "none yet" : Instant.ofEpochMilli(markMillis).toString();
     }
 
     /**
@@ -188,7 +324,7 @@ public final class LeaseGuard {
         boolean wasOpen = open;
         open = clock.millis() < fence;
         if (open && !wasOpen) {
-            LOG.info("The lease on {} is held (fence at {})", leaseName, Instant.ofEpochMilli(fence));
+            LOG.info("The lease on {} is held (fence at {})", leaseName(), Instant.ofEpochMilli(fence));
         }
         reason = open ? "held" : "no renewal acknowledged in time: fence at " + Instant.ofEpochMilli(fence)
                 + " already passed";
@@ -208,7 +344,7 @@ public final class LeaseGuard {
         lastExpiry = NONE;
         if (open) {
             losses++;
-            LOG.warn("The lease on {} is fenced: {}", leaseName, why);
+            LOG.warn("The lease on {} is fenced: {}", leaseName(), why);
         }
         open = false;
         reason = released ? "released" : why;
@@ -300,12 +436,12 @@ public final class LeaseGuard {
             open = false;
             losses++;
             reason = "no renewal acknowledged in time: fence at " + Instant.ofEpochMilli(fenceMillis) + " passed";
-            LOG.warn("The lease on {} is fenced: {}", leaseName, reason);
+            LOG.warn("The lease on {} is fenced: {}", leaseName(), reason);
         }
     }
 
     @Override
     public String toString() {
-        return leaseName + ", " + state();
+        return leaseName() + ", " + state();
     }
 }

@@ -84,6 +84,33 @@ public final class LeaseMark {
         }
     }
 
+    /**
+     * Moves the attached generator (if any) to a new claim of {@code machineId}: raises it to the
+     * mark first, then {@link MachineIdUser#switchTo(long) switches} it, which shuts its fence.
+     *
+     * @param previousId the id of the claim before, -1 if none or unknown
+     * @param machineId the id the new claim holds, -1 if unknown (then the generator is not moved)
+     * @throws IllegalArgumentException if the generator has no room for the id
+     * @throws UnsupportedOperationException if the generator cannot change its machine id and the
+     *     claim is of another id than before
+     */
+    public synchronized void switchTo(long previousId, long machineId) {
+        fenceFrom(Long.MIN_VALUE);
+        MachineIdUser u = user;
+        if (u == null || machineId < 0) {
+            return;
+        }
+        u.raiseHighWaterMark(millis);
+        try {
+            u.switchTo(machineId);
+        } catch (UnsupportedOperationException e) {
+            if (machineId != previousId) {
+                throw e;
+            }
+            // the same id again, on a generator that cannot move: it keeps stamping that id
+        }
+    }
+
     /** {@return the fence last set: the first Unix millisecond no ID may cover} */
     public synchronized long fenceMillis() {
         return fenceMillis;

@@ -42,6 +42,7 @@ public final class LeaseSettings {
     private InstantSource clock = InstantSource.system();
     private String owner;
     private boolean background = true;
+    private boolean reclaimAnyId = true;
 
     /**
      * Settings with a backend's defaults.
@@ -168,6 +169,25 @@ public final class LeaseSettings {
     public LeaseSettings background(boolean background) {
         this.background = background;
         return this;
+    }
+
+    /**
+     * What a lease does once another holder has taken its id (it was paused past its fence, or cut
+     * off from the coordinator for longer than the ttl): claim any free id, or wait for its own.
+     *
+     * @param anyId {@code true} (the default): claim its own id again if free, else the lowest free
+     *     one, and carry the generator on under it; {@code false}: claim only its own id again, once
+     *     the other holder lets it go, for processes that need one id for their whole life
+     * @return these settings
+     */
+    public LeaseSettings reclaimAnyId(boolean anyId) {
+        this.reclaimAnyId = anyId;
+        return this;
+    }
+
+    /** {@return whether a lease whose id was taken claims any free id ({@link #reclaimAnyId(boolean)})} */
+    public boolean reclaimAnyId() {
+        return reclaimAnyId;
     }
 
     /** {@return the largest id to claim} */

@@ -43,4 +43,21 @@ public interface MachineIdUser {
      *     fence, {@link Long#MIN_VALUE} to refuse every ID
      */
     void fenceFrom(long unixMillis);
+
+    /**
+     * A new claim was made, of {@code machineId} (the same id as before or another): from now on the
+     * generator stamps {@code machineId}, and it never stamps it on a (tick, sequence) pair taken
+     * before this call, which may belong to the id's previous holder. Shuts the fence; the lease
+     * opens it with {@link #fenceFrom(long)} once the claim is confirmed. The lease raises the
+     * generator's mark to the id's recorded mark before it calls this.
+     *
+     * @param machineId the id now held
+     * @throws IllegalArgumentException if the generator's layout has no room for {@code machineId}
+     * @throws UnsupportedOperationException unless overridden: a generator that cannot change its
+     *     machine id
+     */
+    default void switchTo(long machineId) {
+        throw new UnsupportedOperationException("this generator cannot take machine id " + machineId
+                + " after it was built; the lease must claim the same id again");
+    }
 }
