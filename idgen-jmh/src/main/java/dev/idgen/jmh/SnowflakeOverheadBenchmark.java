@@ -1,8 +1,13 @@
 package dev.idgen.jmh;
 
+import dev.idgen.machine.MachineIdLease;
+import dev.idgen.machine.spi.GuardedLease;
+import dev.idgen.machine.spi.LeaseGuard;
+import dev.idgen.machine.spi.LeaseTimings;
 import dev.idgen.snowflake.SnowflakeGenerator;
 import dev.idgen.snowflake.SnowflakeLayout;
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.agrona.concurrent.SnowflakeIdGenerator;
@@ -33,6 +38,11 @@ import org.openjdk.jmh.annotations.Warmup;
  * <p>{@code oursBulk} is ours filling an array of {@value #BULK} IDs per call
  * ({@code fill(long[])}, as for one JDBC batch), scored per ID: one clock read and one CAS per
  * block. Each thread fills its own array.
+ *
+ * <p>{@code oursLeased} is ours on a machine-id lease whose fence stays open: the holding (machine
+ * id, first tick, fence) is read before the clock and after the CAS, and the tick compared with
+ * both ends. Beside {@code ours} (a fixed id) it shows what the fence and the re-claimable machine
+ * id cost per ID.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -58,6 +68,7 @@ public class SnowflakeOverheadBenchmark {
     }
 
     private SnowflakeGenerator ours;
+    private SnowflakeGenerator oursLeased;
     private SnowflakeIdGenerator agrona;
     private final AtomicLong cell = new AtomicLong();
 
@@ -65,6 +76,7 @@ public class SnowflakeOverheadBenchmark {
     @Setup
     public void setUp() {
         ours = SnowflakeGenerator.builder().layout(WIDE_SEQUENCE).machineId(0).build();
+        oursLeased = SnowflakeGenerator.builder().layout(WIDE_SEQUENCE).machineId(openLease()).build();
         agrona = new SnowflakeIdGenerator(0, 22, 0, WIDE_SEQUENCE.epoch().toEpochMilli(), SystemEpochClock.INSTANCE);
     }
 
@@ -83,6 +95,28 @@ public class SnowflakeOverheadBenchmark {
     public long[] oursBulk(Batch batch) {
         ours.fill(batch.ids);
         return batch.ids;
+    }
+
+    /** @return ours, on a lease whose fence is open */
+    @Benchmark
+    public long oursLeased() {
+        return oursLeased.nextLong();
+    }
+
+    /** A lease on machine id 0 whose fence stands a year ahead: held for the whole run. */
+    private static MachineIdLease openLease() {
+        LeaseGuard guard = LeaseGuard.named("in the benchmark", LeaseTimings.of(Duration.ofSeconds(30), null, null,
+                null), InstantSource.system());
+        GuardedLease lease = new GuardedLease(0, guard) {
+            @Override
+            public void close() {
+                guard().release();
+            }
+        };
+        long yearAhead = System.currentTimeMillis() + Duration.ofDays(365).toMillis();
+        guard.claimed(0, yearAhead, MachineIdLease.NO_MARK);
+        guard.acknowledged(yearAhead, MachineIdLease.NO_MARK);
+        return lease;
     }
 
     /** @return Agrona */

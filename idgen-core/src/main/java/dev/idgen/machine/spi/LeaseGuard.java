@@ -296,7 +296,10 @@ public final class LeaseGuard {
         this.incarnation = Objects.requireNonNull(watch, "watch");
     }
 
-    /** {@return a mark for a log line: its instant, or words when there is none} */
+    /**
+     * @param markMillis a high-water mark, Unix milliseconds or {@link MachineIdLease#NO_MARK}
+     * @return the mark for a log line: its instant, or words when there is none
+     */
     public static String markText(long markMillis) {
         return markMillis == MachineIdLease.NO_MARK ? "none yet" : Instant.ofEpochMilli(markMillis).toString();
     }
