@@ -109,8 +109,8 @@ public final class LeaseGuard {
 
     /** The id a {@link GuardedLease} was built with: its first claim's. */
     synchronized void initialMachineId(long id) {
-        if (claims == 0) {
-            machineId = id;
+        if (machineId == -1) {
+            machineId = id; // also when the guard was claimed before the lease around it was built
         }
     }
 
