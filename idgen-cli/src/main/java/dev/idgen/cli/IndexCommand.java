@@ -1,13 +1,13 @@
 package dev.idgen.cli;
 
-import dev.idgen.cli.index.IndexChart;
-import dev.idgen.cli.index.IndexRun;
-import dev.idgen.cli.index.KeyName;
-import dev.idgen.cli.index.Progress;
-import dev.idgen.cli.index.ScoreboardText;
-import dev.idgen.testkit.index.IndexModel;
-import dev.idgen.testkit.index.KeySource;
-import dev.idgen.testkit.index.PageFormat;
+import dev.idgen.index.report.IndexChart;
+import dev.idgen.index.model.IndexRun;
+import dev.idgen.index.model.KeyName;
+import dev.idgen.index.report.Progress;
+import dev.idgen.index.report.ScoreboardText;
+import dev.idgen.index.model.IndexModel;
+import dev.idgen.index.model.KeySource;
+import dev.idgen.index.model.PageFormat;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -140,7 +140,7 @@ final class IndexCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         if (real || url != null) {
-            return new dev.idgen.cli.engine.RealIndex(spec.commandLine().getOut(), spec.commandLine().getErr(),
+            return new dev.idgen.index.engine.RealIndex(spec.commandLine().getOut(), spec.commandLine().getErr(),
                     context.stderrIsTerminal()).run(realSettings());
         }
         long rows = this.rows == null ? 1_000_000 : this.rows;
@@ -190,11 +190,11 @@ final class IndexCommand implements Callable<Integer> {
         return IdgenCommand.EXIT_OK;
     }
 
-    private dev.idgen.cli.engine.RealIndex.Settings realSettings() {
-        List<dev.idgen.cli.engine.RealKey> chosen = new ArrayList<>();
+    private dev.idgen.index.engine.RealIndex.Settings realSettings() {
+        List<dev.idgen.index.engine.RealKey> chosen = new ArrayList<>();
         for (String k : keys) {
             try {
-                dev.idgen.cli.engine.RealKey key = dev.idgen.cli.engine.RealKey.parse(k);
+                dev.idgen.index.engine.RealKey key = dev.idgen.index.engine.RealKey.parse(k);
                 if (!chosen.contains(key)) {
                     chosen.add(key);
                 }
@@ -214,14 +214,14 @@ final class IndexCommand implements Callable<Integer> {
                     + "' is not a count; expected N or N-M, such as 100 or 1-10");
         }
         check(rows == null || (rows >= 1 && rows <= 50_000_000), "--rows " + rows + " is out of range; expected 1..50000000 with --real");
-        dev.idgen.cli.engine.Workload workload;
+        dev.idgen.index.engine.Workload workload;
         try {
-            workload = new dev.idgen.cli.engine.Workload(rows == null ? 100_000 : rows, writers, min, max, payload, secondary,
+            workload = new dev.idgen.index.engine.Workload(rows == null ? 100_000 : rows, writers, min, max, payload, secondary,
                     multiRow, seed, serverOrder, turnstile, serverTime);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
-        return new dev.idgen.cli.engine.RealIndex.Settings(url, chosen, workload, json, chart == null ? null : chart.html,
+        return new dev.idgen.index.engine.RealIndex.Settings(url, chosen, workload, json, chart == null ? null : chart.html,
                 chart == null ? null : chart.svg, traceDir);
     }
 

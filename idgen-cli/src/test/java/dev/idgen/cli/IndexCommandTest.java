@@ -3,10 +3,10 @@ package dev.idgen.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.idgen.testkit.index.IndexScoreboard;
-import dev.idgen.testkit.index.IndexStats;
-import dev.idgen.testkit.index.KeySource;
-import dev.idgen.testkit.index.PageFormat;
+import dev.idgen.index.model.IndexScoreboard;
+import dev.idgen.index.model.IndexStats;
+import dev.idgen.index.model.KeySource;
+import dev.idgen.index.model.PageFormat;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
