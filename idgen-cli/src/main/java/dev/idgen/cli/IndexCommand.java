@@ -90,6 +90,10 @@ final class IndexCommand implements Callable<Integer> {
             + " as the server builds it, and the model takes the keys in that order (the row grows by 8 bytes).")
     private boolean serverTime;
 
+    @Option(names = "--keep-tables", description = "--real: leave each run's table (named idgen_ix_<run tag>_<key>) in place"
+            + " instead of dropping it, to look at it afterwards.")
+    private boolean keepTables;
+
     @Option(names = "--json", paramLabel = "FILE", description = "--real: also append each run to this file, one JSON object a line.")
     private Path json;
 
@@ -222,7 +226,7 @@ final class IndexCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
         return new dev.idgen.index.engine.RealIndex.Settings(url, chosen, workload, json, chart == null ? null : chart.html,
-                chart == null ? null : chart.svg, traceDir);
+                chart == null ? null : chart.svg, traceDir, keepTables);
     }
 
     private List<KeySource> sources() {

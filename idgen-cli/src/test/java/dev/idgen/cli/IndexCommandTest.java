@@ -10,9 +10,15 @@ import dev.idgen.index.model.PageFormat;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -87,6 +93,25 @@ class IndexCommandTest {
         String text = Files.readString(html, StandardCharsets.UTF_8);
         assertTrue(text.startsWith("<!DOCTYPE html>") && text.contains("<svg") && text.contains("</html>"), text.substring(0, 200));
         assertTrue(text.contains(row(r.out(), "UUIDv4")[1]), "the page has the scoreboard");
+    }
+
+    @Test
+    void aRealRunNamesItsOwnTablesAndKeepsThemOnlyWithKeepTables(@TempDir Path dir) throws Exception {
+        String url = "jdbc:sqlite:" + dir.resolve("k.db");
+        Cli.Run kept = Cli.run("index", "--url", url, "--keys", "snowflake", "--rows", "300", "--keep-tables");
+        assertEquals(0, kept.exit(), kept.err());
+        Matcher m = Pattern.compile("tables (idgen_ix_r[a-z0-9]{11}_)<key>, this run's own, kept after the run").matcher(kept.out());
+        assertTrue(m.find(), kept.out());
+        Cli.Run dropped = Cli.run("index", "--url", url, "--keys", "snowflake", "--rows", "300");
+        assertEquals(0, dropped.exit(), dropped.err());
+        assertTrue(dropped.out().contains("this run's own, each dropped after its key's run"), dropped.out());
+        assertTrue(!dropped.out().contains(m.group(1)), "a second run tags its tables anew:\n" + dropped.out());
+        try (Connection c = DriverManager.getConnection(url); Statement st = c.createStatement();
+                ResultSet r = st.executeQuery("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'idgen_ix_%'")) {
+            assertTrue(r.next());
+            assertEquals(m.group(1) + "snowflake", r.getString(1), "only the kept table is left");
+            assertTrue(!r.next(), "the second run's table was dropped");
+        }
     }
 
     @Test

@@ -9,7 +9,9 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
@@ -126,17 +128,29 @@ public enum Database {
         return this != SQLITE;
     }
 
+    /**
+     * The key column's type as this engine declares it: what reports call the key column, so a
+     * 16-byte key reads {@code uuid} on PostgreSQL, {@code BINARY(16)} on InnoDB, {@code BLOB} on
+     * SQLite.
+     *
+     * @param t the model's key type
+     * @return the SQL type of the key column
+     */
+    public String columnType(KeyType t) {
+        return switch (this) {
+            case SQLITE -> t == KeyType.BIGINT ? "INTEGER" : t == KeyType.BINARY16 ? "BLOB" : "TEXT";
+            case POSTGRESQL -> t == KeyType.BIGINT ? "bigint" : t == KeyType.BINARY16 ? "uuid" : "char(36) COLLATE \"C\"";
+            case MARIADB -> t == KeyType.BIGINT ? "BIGINT" : t == KeyType.BINARY16 ? "BINARY(16)"
+                    : "CHAR(36) CHARACTER SET ascii COLLATE ascii_bin";
+        };
+    }
+
     String createTable(String table, RealKey key, Workload w) {
-        StringBuilder b = new StringBuilder("CREATE TABLE ").append(table).append(" (k ");
-        KeyType t = key.keyType();
+        StringBuilder b = new StringBuilder("CREATE TABLE ").append(table).append(" (k ").append(columnType(key.keyType()));
         switch (this) {
-            case SQLITE -> b.append(t == KeyType.BIGINT ? "INTEGER" : t == KeyType.BINARY16 ? "BLOB" : "TEXT")
-                    .append(" NOT NULL PRIMARY KEY");
-            case POSTGRESQL -> b.append(t == KeyType.BIGINT ? "bigint" : t == KeyType.BINARY16 ? "uuid" : "char(36) COLLATE \"C\"")
-                    .append(key == RealKey.AUTO_INCREMENT ? " GENERATED ALWAYS AS IDENTITY" : "").append(" PRIMARY KEY");
-            case MARIADB -> b.append(t == KeyType.BIGINT ? "BIGINT" : t == KeyType.BINARY16 ? "BINARY(16)"
-                    : "CHAR(36) CHARACTER SET ascii COLLATE ascii_bin")
-                    .append(" NOT NULL").append(key == RealKey.AUTO_INCREMENT ? " AUTO_INCREMENT" : "").append(" PRIMARY KEY");
+            case SQLITE -> b.append(" NOT NULL PRIMARY KEY");
+            case POSTGRESQL -> b.append(key == RealKey.AUTO_INCREMENT ? " GENERATED ALWAYS AS IDENTITY" : "").append(" PRIMARY KEY");
+            case MARIADB -> b.append(" NOT NULL").append(key == RealKey.AUTO_INCREMENT ? " AUTO_INCREMENT" : "").append(" PRIMARY KEY");
         }
         if (w.payloadBytes() > 0) {
             b.append(", p ").append(switch (this) {
@@ -252,7 +266,7 @@ public enum Database {
         return m;
     }
 
-    /** Turns instruments on where needed and reads the global counters the run is measured by. */
+    /** Reads the global counters the run is measured by ({@link #prepare} turned them on). */
     Map<String, Long> counters(Connection c, Map<String, Object> notes) throws SQLException {
         Map<String, Long> m = new LinkedHashMap<>();
         switch (this) {
@@ -275,11 +289,6 @@ public enum Database {
                 }
             }
             case MARIADB -> {
-                try (Statement s = c.createStatement()) {
-                    s.execute("SET GLOBAL innodb_monitor_enable = 'module_index'");
-                } catch (SQLException e) {
-                    notes.put("innodb_monitor_enable", "not allowed: " + e.getMessage());
-                }
                 try (Statement s = c.createStatement(); ResultSet r = s.executeQuery(
                         "SELECT name, count FROM information_schema.INNODB_METRICS WHERE name IN"
                                 + " ('index_page_splits', 'index_page_merge_attempts', 'index_page_merge_successful',"
@@ -466,13 +475,115 @@ public enum Database {
         return w.serverOrder() && this == MARIADB && key != RealKey.AUTO_INCREMENT;
     }
 
-    /** Best effort: the pgstattuple extension for {@code pgstatindex}. */
-    void prepare(Connection c) throws SQLException {
-        if (this == POSTGRESQL) {
-            try (Statement s = c.createStatement()) {
-                s.execute("CREATE EXTENSION IF NOT EXISTS pgstattuple");
+    /**
+     * What a run changed on the server to read it, so that {@link #restore} can put it back as it
+     * was found. Only what this run turned on is recorded: an extension or a counter that was
+     * already there is left alone, before and after.
+     *
+     * @param createdPgstattuple PostgreSQL: the run created the {@code pgstattuple} extension
+     * @param enabledMonitors InnoDB: the {@code INNODB_METRICS} counters of the index module the run
+     *     switched on (they were off)
+     * @param note what could not be done, for the run's notes; empty if nothing
+     */
+    record ServerChanges(boolean createdPgstattuple, List<String> enabledMonitors, String note) {
+
+        ServerChanges {
+            enabledMonitors = List.copyOf(enabledMonitors);
+        }
+
+        /** @return one line saying what was changed for the run and is put back after it; empty if nothing */
+        String describe() {
+            List<String> parts = new ArrayList<>();
+            if (createdPgstattuple) {
+                parts.add("pgstattuple extension created, dropped after the run");
+            }
+            if (!enabledMonitors.isEmpty()) {
+                parts.add("InnoDB index monitor switched on (" + String.join(", ", enabledMonitors) + "), off after the run");
+            }
+            return String.join("; ", parts);
+        }
+    }
+
+    /**
+     * Turns on the instruments a run reads: on PostgreSQL the {@code pgstattuple} extension (for
+     * {@code pgstatindex}), on InnoDB the index module of {@code INNODB_METRICS} (page splits and
+     * merges). Each is noted only if this call turned it on.
+     *
+     * @param c a connection
+     * @return what was changed
+     * @throws SQLException if the engine fails
+     */
+    ServerChanges prepare(Connection c) throws SQLException {
+        switch (this) {
+            case POSTGRESQL -> {
+                boolean present;
+                try (Statement s = c.createStatement();
+                        ResultSet r = s.executeQuery("SELECT 1 FROM pg_extension WHERE extname = 'pgstattuple'")) {
+                    present = r.next();
+                }
+                if (!present) {
+                    try (Statement s = c.createStatement()) {
+                        s.execute("CREATE EXTENSION IF NOT EXISTS pgstattuple");
+                    }
+                }
+                return new ServerChanges(!present, List.of(), "");
+            }
+            case MARIADB -> {
+                List<String> off;
+                try {
+                    // MariaDB says ENABLED 0 or 1, MySQL 8 STATUS 'enabled' or 'disabled'
+                    off = names(c, "SELECT name FROM information_schema.INNODB_METRICS WHERE subsystem = 'index'"
+                            + " AND enabled = 0 ORDER BY name");
+                } catch (SQLException e) {
+                    off = names(c, "SELECT name FROM information_schema.INNODB_METRICS WHERE subsystem = 'index'"
+                            + " AND status <> 'enabled' ORDER BY name");
+                }
+                if (off.isEmpty()) {
+                    return new ServerChanges(false, List.of(), "");
+                }
+                try (Statement s = c.createStatement()) {
+                    s.execute("SET GLOBAL innodb_monitor_enable = 'module_index'");
+                } catch (SQLException e) {
+                    return new ServerChanges(false, List.of(), "innodb_monitor_enable not allowed: " + e.getMessage());
+                }
+                return new ServerChanges(false, off, "");
+            }
+            default -> {
+                return new ServerChanges(false, List.of(), "");
             }
         }
+    }
+
+    /**
+     * Puts back what {@link #prepare} changed: drops the extension it created, switches off the
+     * counters it switched on (each by name, so one that was on stays on).
+     *
+     * @param c a connection
+     * @param changes what {@link #prepare} returned
+     * @throws SQLException if the engine fails
+     */
+    void restore(Connection c, ServerChanges changes) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            if (changes.createdPgstattuple()) {
+                s.execute("DROP EXTENSION IF EXISTS pgstattuple");
+            }
+            for (String name : changes.enabledMonitors()) {
+                if (!name.matches("[a-z_]+")) {
+                    throw new IllegalStateException("unexpected InnoDB counter name '" + name + "'");
+                }
+                s.execute("SET GLOBAL innodb_monitor_disable = '" + name + "'");
+            }
+        }
+    }
+
+    private static List<String> names(Connection c, String sql) throws SQLException {
+        List<String> names = new ArrayList<>();
+        try (Statement s = c.createStatement(); ResultSet r = s.executeQuery(sql)) {
+            while (r.next()) {
+                names.add(r.getString(1));
+            }
+        }
+        return names;
     }
 
     private static long longOf(PreparedStatement ps) throws SQLException {

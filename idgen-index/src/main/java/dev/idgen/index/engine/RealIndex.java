@@ -33,8 +33,10 @@ public final class RealIndex {
      * @param html a file for the HTML report, or null
      * @param svg a file for the fill chart as SVG, or null
      * @param traceDir a directory for arrival traces, or null
+     * @param keepTables whether the run's tables are left in place (and named) instead of dropped
      */
-    public record Settings(String url, List<RealKey> keys, Workload workload, Path json, Path html, Path svg, Path traceDir) {
+    public record Settings(String url, List<RealKey> keys, Workload workload, Path json, Path html, Path svg, Path traceDir,
+            boolean keepTables) {
     }
 
     /**
@@ -61,12 +63,15 @@ public final class RealIndex {
                 url = "jdbc:sqlite:" + temp;
             }
             Database database = Database.of(url);
-            RealRunner runner = new RealRunner(database, url, InstantSource.system());
+            RealRunner fresh = new RealRunner(database, url, InstantSource.system());
+            RealRunner runner = s.keepTables() ? fresh.keepingTables() : fresh;
             Workload w = s.workload();
             out.printf(Locale.ROOT, "%s: %,d rows per key, %d writer%s, %s rows per transaction%s, %s%s%n", database.label(),
                     w.rows(), w.writers(), w.writers() == 1 ? "" : "s", w.txRows(), w.multiRow() ? " (one sorted multi-row INSERT)" : "",
                     w.payloadBytes() == 0 ? "key-only rows" : w.payloadBytes() + "-byte payload",
                     w.secondaryIndexes() == 0 ? "" : ", " + w.secondaryIndexes() + " secondary indexes");
+            out.printf(Locale.ROOT, "tables %s<key>, this run's own, %s%n", RealRunner.TABLE_PREFIX + runner.tag() + "_",
+                    s.keepTables() ? "kept after the run (--keep-tables)" : "each dropped after its key's run");
             out.flush();
             Progress progress = new Progress(err, terminal, w.rows() * s.keys().size(), System::nanoTime);
             List<RealResult> results = new ArrayList<>();
@@ -139,6 +144,7 @@ public final class RealIndex {
         m.put("settings", stringify(r.settings()));
         m.put("key", r.key().cliName());
         m.put("keyType", r.key().keyType().name());
+        m.put("column", r.database().columnType(r.key().keyType()));
         m.put("rows", w.rows());
         m.put("writers", w.writers());
         m.put("txRows", w.txRows());

@@ -20,10 +20,15 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongConsumer;
 
 /**
- * Runs one key kind's workload on a real engine: makes the table ({@value #TABLE_PREFIX} and the
- * key's name), inserts with the writers, each on its own thread, connection and generator, reads
- * the engine's instruments, drops the table, and feeds the testkit's model the keys in the order
- * the engine took them.
+ * Runs one key kind's workload on a real engine: makes the table ({@value #TABLE_PREFIX}, the run's
+ * tag and the key's name), inserts with the writers, each on its own thread, connection and
+ * generator, reads the engine's instruments, drops the table (unless {@link #keepingTables()}),
+ * and feeds the model the keys in the order the engine took them.
+ *
+ * <p>Manners on a shared server: the tag makes every runner's tables its own (two users on one
+ * database never meet, and a run never drops a table it did not make: one that exists is refused);
+ * an instrument the run turns on (PostgreSQL's {@code pgstattuple}, InnoDB's index counters) is
+ * turned off again after each key's run if it was off before, and the run's notes say so.
  *
  * <p>The order rows went into the tree is taken to be the order of the midpoints of their INSERT
  * statements (the time halfway between the call and its return): close, not exact, since two
@@ -40,14 +45,17 @@ public final class RealRunner {
     private final String url;
     private final InstantSource clock;
     private final String tag;
+    private final boolean keepTables;
 
     /**
+     * A runner whose tables carry a tag of their own ({@link #uniqueTag}).
+     *
      * @param database the engine
      * @param url its JDBC URL
      * @param clock the clock the generators read (the system clock outside tests)
      */
     public RealRunner(Database database, String url, InstantSource clock) {
-        this(database, url, clock, "");
+        this(database, url, clock, uniqueTag(clock.millis(), java.util.concurrent.ThreadLocalRandom.current().nextLong()));
     }
 
     /**
@@ -58,6 +66,10 @@ public final class RealRunner {
      *     runs at the same time on one database keep apart; empty for none
      */
     public RealRunner(Database database, String url, InstantSource clock, String tag) {
+        this(database, url, clock, tag, false);
+    }
+
+    private RealRunner(Database database, String url, InstantSource clock, String tag, boolean keepTables) {
         this.database = Objects.requireNonNull(database, "database");
         this.url = Objects.requireNonNull(url, "url");
         this.clock = Objects.requireNonNull(clock, "clock");
@@ -65,10 +77,42 @@ public final class RealRunner {
             throw new IllegalArgumentException("table tag '" + tag + "' is not allowed; expected up to 20 lower-case letters and digits");
         }
         this.tag = tag;
+        this.keepTables = keepTables;
     }
 
-    /** @return the table a key kind's run uses */
-    String table(RealKey key) {
+    /**
+     * A tag for one run's tables: {@code r}, the run's start in whole seconds and five random digits,
+     * all in base 36 (12 characters until the year 2038 and beyond), so runs started by different
+     * people, or by one person twice in a second, get different tables.
+     *
+     * @param epochMillis the run's start
+     * @param random random bits
+     * @return lower-case letters and digits
+     */
+    public static String uniqueTag(long epochMillis, long random) {
+        if (epochMillis < 0) {
+            throw new IllegalArgumentException("start " + epochMillis + " ms is out of range; expected 0 or more");
+        }
+        // 36^4 .. 36^5 - 1: always five base-36 digits, about 26 random bits
+        long digits = 36L * 36 * 36 * 36 + Math.floorMod(random, 36L * 36 * 36 * 36 * 35);
+        return "r" + Long.toString(epochMillis / 1000, 36) + Long.toString(digits, 36);
+    }
+
+    /** @return this runner, except that its tables are left in place after each run (and named in its notes) */
+    public RealRunner keepingTables() {
+        return new RealRunner(database, url, clock, tag, true);
+    }
+
+    /** @return the tag between {@value #TABLE_PREFIX} and the key's name in this runner's tables */
+    public String tag() {
+        return tag;
+    }
+
+    /**
+     * @param key a key kind
+     * @return the table a run of that key kind uses
+     */
+    public String table(RealKey key) {
         return TABLE_PREFIX + (tag.isEmpty() ? "" : tag + "_") + key.cliName().replace('-', '_');
     }
 
@@ -88,17 +132,47 @@ public final class RealRunner {
         }
         String table = table(key);
         try (Connection admin = database.connect(url)) {
-            database.prepare(admin);
             claim(admin, table);
-            try (Statement s = admin.createStatement()) {
-                s.execute(database.createTable(table, key, w));
-                for (int i = 1; i <= w.secondaryIndexes(); i++) {
-                    s.execute("CREATE INDEX " + table + "_s" + i + " ON " + table + " (s" + i + ")");
-                }
-            }
+            Database.ServerChanges changes = database.prepare(admin);
+            RealResult result;
             try {
-                return measure(admin, table, key, w, progress);
-            } finally {
+                result = createAndMeasure(admin, table, key, w, progress, changes);
+            } catch (SQLException | RuntimeException e) {
+                try {
+                    database.restore(admin, changes);
+                } catch (SQLException | RuntimeException r) {
+                    e.addSuppressed(r);
+                }
+                throw e;
+            }
+            database.restore(admin, changes);
+            return result;
+        }
+    }
+
+    private RealResult createAndMeasure(Connection admin, String table, RealKey key, Workload w, LongConsumer progress,
+            Database.ServerChanges changes) throws SQLException {
+        try (Statement s = admin.createStatement()) {
+            s.execute(database.createTable(table, key, w));
+            for (int i = 1; i <= w.secondaryIndexes(); i++) {
+                s.execute("CREATE INDEX " + table + "_s" + i + " ON " + table + " (s" + i + ")");
+            }
+        }
+        Map<String, Object> notes = new LinkedHashMap<>();
+        if (!changes.note().isEmpty()) {
+            notes.put("instruments", changes.note());
+        }
+        if (!changes.describe().isEmpty()) {
+            notes.put("server changes", changes.describe());
+        }
+        if (keepTables) {
+            notes.put("table kept", table);
+        }
+        // the table is this run's own (claim refused any that existed), so dropping it drops nobody else's
+        try {
+            return measure(admin, table, key, w, progress, notes);
+        } finally {
+            if (!keepTables) {
                 try (Statement s = admin.createStatement()) {
                     s.execute("DROP TABLE " + table);
                 }
@@ -106,7 +180,7 @@ public final class RealRunner {
         }
     }
 
-    /** Refuses a table that holds data; drops an empty one left by an earlier run. */
+    /** Refuses a table that already exists: it is someone else's, or a kept one; the run never drops it. */
     private void claim(Connection c, String table) throws SQLException {
         boolean exists;
         boolean empty = true;
@@ -116,22 +190,17 @@ public final class RealRunner {
         } catch (SQLException e) {
             exists = false;
         }
-        if (exists && !empty) {
-            throw new IllegalStateException("table " + table + " already exists and holds data; this tool only uses"
-                    + " tables of its own: drop it, or point --url at another database");
-        }
         if (exists) {
-            try (Statement s = c.createStatement()) {
-                s.execute("DROP TABLE " + table);
-            }
+            throw new IllegalStateException("table " + table + " already exists" + (empty ? "" : " and holds data")
+                    + "; this tool only uses tables of its own and never drops one it did not make: drop it yourself,"
+                    + " or run again (each run tags its tables anew)");
         }
     }
 
-    private RealResult measure(Connection admin, String table, RealKey key, Workload w, LongConsumer progress)
-            throws SQLException {
+    private RealResult measure(Connection admin, String table, RealKey key, Workload w, LongConsumer progress,
+            Map<String, Object> notes) throws SQLException {
         String version = database.version(admin);
         Map<String, Object> settings = database.settings(admin);
-        Map<String, Object> notes = new LinkedHashMap<>();
         int rows = Math.toIntExact(w.rows());
         long[] high = new long[rows];
         long[] low = new long[rows];

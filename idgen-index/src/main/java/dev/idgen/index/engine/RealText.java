@@ -38,7 +38,8 @@ public final class RealText {
      */
     public static String details(RealResult r) {
         StringBuilder b = new StringBuilder();
-        b.append(r.version()).append(", ").append(r.key().label()).append(" (").append(r.key().keyType()).append("):");
+        b.append(r.version()).append(", ").append(r.key().label()).append(" (").append(r.database().columnType(r.key().keyType()))
+                .append("):");
         for (Map.Entry<String, Object> e : r.real().extra().entrySet()) {
             b.append("\n  ").append(e.getKey()).append(": ").append(value(e.getValue()));
         }

@@ -5,9 +5,12 @@ import java.util.Locale;
 import java.util.function.LongSupplier;
 
 /**
- * A one-line progress bar on standard error, drawn only when standard error is a terminal and only
- * once the run has taken longer than {@link #DELAY_NANOS}; redrawn at most every
- * {@link #REDRAW_NANOS}, and erased when done, so short runs and pipes never see it.
+ * Progress of a long run on standard error, with the time left estimated from the pace so far.
+ * On a terminal it is a one-line bar, drawn only once the run has taken longer than
+ * {@link #DELAY_NANOS}, redrawn at most every {@link #REDRAW_NANOS} and erased when done, so short
+ * runs never see it. Anywhere else (a pipe, a file, a CI log) it is a plain line of text at most
+ * every {@link #PLAIN_EVERY_NANOS}, the first after that long: no carriage returns, and nothing at
+ * all from a run shorter than that.
  */
 public final class Progress {
 
@@ -17,10 +20,13 @@ public final class Progress {
     /** The bar is redrawn at most this often: 100 ms. */
     public static final long REDRAW_NANOS = 100_000_000L;
 
+    /** Without a terminal, a line is written at most this often, and the first only after this long: 10 s. */
+    public static final long PLAIN_EVERY_NANOS = 10_000_000_000L;
+
     private static final int WIDTH = 30;
 
     private final PrintWriter err;
-    private final boolean enabled;
+    private final boolean terminal;
     private final long total;
     private final LongSupplier nanoTime;
     private final long start;
@@ -29,13 +35,13 @@ public final class Progress {
 
     /**
      * @param err standard error
-     * @param enabled whether standard error is a terminal
+     * @param terminal whether standard error is a terminal (a bar) or not (plain lines)
      * @param total units of work in the whole run, 1 or more
      * @param nanoTime a monotonic clock in nanoseconds ({@code System::nanoTime})
      */
-    public Progress(PrintWriter err, boolean enabled, long total, LongSupplier nanoTime) {
+    public Progress(PrintWriter err, boolean terminal, long total, LongSupplier nanoTime) {
         this.err = err;
-        this.enabled = enabled;
+        this.terminal = terminal;
         this.total = Math.max(1, total);
         this.nanoTime = nanoTime;
         this.start = nanoTime.getAsLong();
@@ -46,30 +52,61 @@ public final class Progress {
      * @param label what is being done now
      */
     public void update(long done, String label) {
-        if (!enabled) {
-            return;
-        }
         long now = nanoTime.getAsLong();
-        if (now - start < DELAY_NANOS || (drawn && now - lastDraw < REDRAW_NANOS)) {
+        long elapsed = now - start;
+        long every = terminal ? REDRAW_NANOS : PLAIN_EVERY_NANOS;
+        long delay = terminal ? DELAY_NANOS : PLAIN_EVERY_NANOS;
+        if (elapsed < delay || (drawn && now - lastDraw < every)) {
             return;
         }
         lastDraw = now;
         drawn = true;
-        int filled = (int) (WIDTH * done / total);
-        err.print(String.format(Locale.ROOT, "\r[%s%s] %3d%% %-40s", "#".repeat(filled), ".".repeat(WIDTH - filled),
-                100 * done / total, label));
+        long clamped = Math.max(0, Math.min(done, total));
+        long percent = 100 * clamped / total;
+        String left = timeLeft(elapsed, clamped, total);
+        if (terminal) {
+            int filled = (int) (WIDTH * clamped / total);
+            err.print(String.format(Locale.ROOT, "\r[%s%s] %3d%% %-9s %-40s", "#".repeat(filled), ".".repeat(WIDTH - filled),
+                    percent, left, label));
+        } else {
+            err.println(String.format(Locale.ROOT, "progress %d %%, %s: %s", percent,
+                    left.equals("?") ? "time left not known yet" : "about " + left + " left", label));
+        }
         err.flush();
     }
 
-    /** @return whether the bar was ever drawn */
+    /**
+     * The time left if the rest goes at the pace so far.
+     *
+     * @param elapsedNanos time since the start
+     * @param done units done, 0 to {@code total}
+     * @param total units in all, 1 or more
+     * @return such as {@code "45s"}, {@code "3m05s"} or {@code "2h10m"}; {@code "?"} before the first unit is done
+     */
+    public static String timeLeft(long elapsedNanos, long done, long total) {
+        if (done <= 0 || elapsedNanos <= 0) {
+            return "?";
+        }
+        // in double: elapsed nanoseconds times millions of units would overflow a long
+        long seconds = Math.round(elapsedNanos / 1e9 * (total - done) / done);
+        if (seconds < 60) {
+            return seconds + "s";
+        }
+        if (seconds < 3600) {
+            return String.format(Locale.ROOT, "%dm%02ds", seconds / 60, seconds % 60);
+        }
+        return String.format(Locale.ROOT, "%dh%02dm", seconds / 3600, seconds % 3600 / 60);
+    }
+
+    /** @return whether anything was ever written */
     public boolean wasDrawn() {
         return drawn;
     }
 
-    /** Erases the bar, if it was drawn. */
+    /** Erases the bar, if one was drawn on a terminal; plain lines stay. */
     public void finish() {
-        if (drawn) {
-            err.print("\r" + " ".repeat(WIDTH + 50) + "\r");
+        if (drawn && terminal) {
+            err.print("\r" + " ".repeat(WIDTH + 60) + "\r");
             err.flush();
         }
     }

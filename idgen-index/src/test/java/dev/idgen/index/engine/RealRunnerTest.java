@@ -79,11 +79,59 @@ class RealRunnerTest {
         IllegalStateException e = assertThrows(IllegalStateException.class,
                 () -> runner.run(RealKey.UUID_V4, new Workload(100, 1, 10, 10, 0, 0, false, 3), done -> { }));
         assertTrue(e.getMessage().contains("idgen_ix_" + TAG + "_uuid4 already exists and holds data"), e.getMessage());
-        try (Connection c = Database.SQLITE.connect(url); Statement s = c.createStatement();
-                ResultSet r = s.executeQuery("SELECT count(*) FROM idgen_ix_" + TAG + "_uuid4")) {
-            r.next();
-            assertEquals(1, r.getInt(1), "the other table is left as it was");
+        try (Connection c = Database.SQLITE.connect(url); Statement s = c.createStatement()) {
+            try (ResultSet r = s.executeQuery("SELECT count(*) FROM idgen_ix_" + TAG + "_uuid4")) {
+                r.next();
+                assertEquals(1, r.getInt(1), "the other table is left as it was");
+            }
+            // an empty table of the same name may be another run's, just made: refused and left too
+            s.execute("CREATE TABLE idgen_ix_" + TAG + "_uuid7 (k BLOB PRIMARY KEY) WITHOUT ROWID");
         }
+        e = assertThrows(IllegalStateException.class,
+                () -> runner.run(RealKey.UUID_V7, new Workload(100, 1, 10, 10, 0, 0, false, 3), done -> { }));
+        assertTrue(e.getMessage().contains("idgen_ix_" + TAG + "_uuid7 already exists;"), e.getMessage());
+        try (Connection c = Database.SQLITE.connect(url); Statement s = c.createStatement();
+                ResultSet r = s.executeQuery("SELECT count(*) FROM sqlite_master WHERE name = 'idgen_ix_" + TAG + "_uuid7'")) {
+            r.next();
+            assertEquals(1, r.getInt(1), "the empty table is not dropped");
+        }
+    }
+
+    @Test
+    void eachRunnerTagsItsTablesAnewAndKeepsThemOnlyWhenAsked() throws SQLException {
+        String url = "jdbc:sqlite:" + dir.resolve("t.db");
+        RealRunner one = new RealRunner(Database.SQLITE, url, InstantSource.system());
+        RealRunner two = new RealRunner(Database.SQLITE, url, InstantSource.system());
+        assertTrue(one.tag().matches("r[a-z0-9]{6,11}"), one.tag());
+        assertTrue(!one.tag().equals(two.tag()), one.tag() + " twice");
+        // the longest table name fits PostgreSQL's 63 and MySQL's 64 characters, index suffix included
+        assertTrue(one.table(RealKey.UUID_V7_SUBMILLI).length() + "_s8".length() <= 63, one.table(RealKey.UUID_V7_SUBMILLI));
+
+        RealResult kept = two.keepingTables().run(RealKey.SNOWFLAKE, new Workload(500, 1, 10, 10, 0, 0, false, 8), done -> { });
+        assertEquals(two.table(RealKey.SNOWFLAKE), kept.real().extra().get("table kept"));
+        try (Connection c = Database.SQLITE.connect(url); Statement s = c.createStatement();
+                ResultSet r = s.executeQuery("SELECT count(*) FROM " + two.table(RealKey.SNOWFLAKE))) {
+            r.next();
+            assertEquals(500, r.getInt(1), "--keep-tables leaves the run's rows in place");
+        }
+        one.run(RealKey.SNOWFLAKE, new Workload(500, 1, 10, 10, 0, 0, false, 8), done -> { });
+        try (Connection c = Database.SQLITE.connect(url); Statement s = c.createStatement();
+                ResultSet r = s.executeQuery("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'idgen_ix_%'")) {
+            assertTrue(r.next());
+            assertEquals(two.table(RealKey.SNOWFLAKE), r.getString(1), "one run's own table gone, the kept one there");
+            assertFalse(r.next());
+        }
+    }
+
+    @Test
+    void uniqueTagsAreTheStartSecondAndRandomBitsInBaseThirtySix() {
+        assertEquals("r010000", RealRunner.uniqueTag(999, 0), "second 0; the random digits start at 36^4");
+        assertEquals("rrs10005", RealRunner.uniqueTag(1_000_999, 5), "second 1000 is rs in base 36");
+        assertEquals("r0zzzzz", RealRunner.uniqueTag(0, -1), "every random long lands in five digits");
+        assertTrue(!RealRunner.uniqueTag(1_000, 1).equals(RealRunner.uniqueTag(1_000, 2)), "random bits tell runs apart");
+        assertTrue(!RealRunner.uniqueTag(1_000, 1).equals(RealRunner.uniqueTag(2_000, 1)), "so does the second");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> RealRunner.uniqueTag(-1, 0));
+        assertTrue(e.getMessage().contains("-1 ms is out of range"), e.getMessage());
     }
 
     @Test
@@ -93,6 +141,46 @@ class RealRunnerTest {
         RealResult r = runner.run(RealKey.UUID_V4, new Workload(10_000, 1, 100, 100, 0, 0, false, 4), done -> { });
         assertWithinFivePercent(r);
         assertTrue(r.counters().get("WAL bytes") > 10_000L * 16, r.counters().toString());
+    }
+
+    @Test
+    void postgresqlIsLeftAsFoundAndAUuidKeyIsCalledUuid() throws SQLException {
+        RealRunner runner = server(Database.POSTGRESQL, POSTGRES);
+        try (Connection c = Database.POSTGRESQL.connect(POSTGRES); Statement s = c.createStatement()) {
+            // this test's own database: start from a server without the extension, as most are
+            s.execute("DROP EXTENSION IF EXISTS pgstattuple");
+        }
+        RealResult r = runner.run(RealKey.UUID_V7, new Workload(2_000, 1, 100, 100, 0, 0, false, 9), done -> { });
+        assertTrue(r.real().leafPages() > 0, "pgstatindex was there during the run");
+        assertEquals("pgstattuple extension created, dropped after the run", r.real().extra().get("server changes"));
+        try (Connection c = Database.POSTGRESQL.connect(POSTGRES); Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_extension WHERE extname = 'pgstattuple'")) {
+            rs.next();
+            assertEquals(0, rs.getInt(1), "the extension the run created is gone");
+        }
+        assertTrue(RealText.details(r).contains("UUIDv7 (uuid):"), RealText.details(r));
+        assertEquals("uuid", RealIndex.json(r).get("column"));
+        assertEquals("BINARY(16)", Database.MARIADB.columnType(r.key().keyType()));
+    }
+
+    @Test
+    void innodbIndexMonitorIsSwitchedOffAgainIfTheRunSwitchedItOn() throws SQLException {
+        RealRunner runner = server(Database.MARIADB, MARIADB);
+        String enabled = "SELECT count(*) FROM information_schema.INNODB_METRICS WHERE subsystem = 'index' AND enabled = 1";
+        try (Connection c = Database.MARIADB.connect(MARIADB); Statement s = c.createStatement()) {
+            // the server's default: the index module off (this test's own server; earlier tools left it on)
+            s.execute("SET GLOBAL innodb_monitor_disable = 'module_index'");
+        }
+        RealResult r = runner.run(RealKey.SNOWFLAKE, new Workload(2_000, 1, 100, 100, 0, 0, false, 10), done -> { });
+        assertTrue(r.counters().containsKey("index_page_splits (all of InnoDB)"), r.counters().toString());
+        assertTrue(r.counters().get("index_page_splits (all of InnoDB)") > 0, "the counters ran during the run: " + r.counters());
+        assertTrue(String.valueOf(r.real().extra().get("server changes")).startsWith("InnoDB index monitor switched on ("),
+                r.real().extra().toString());
+        try (Connection c = Database.MARIADB.connect(MARIADB); Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery(enabled)) {
+            rs.next();
+            assertEquals(0, rs.getInt(1), "every index counter is off again, as found");
+        }
     }
 
     @Test
