@@ -7,6 +7,7 @@ import dev.idgen.index.report.Progress;
 import dev.idgen.index.report.ScoreboardText;
 import dev.idgen.index.model.IndexModel;
 import dev.idgen.index.model.KeySource;
+import dev.idgen.index.model.KeyType;
 import dev.idgen.index.model.PageFormat;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -173,7 +174,9 @@ final class IndexCommand implements Callable<Integer> {
             results.add(run.run(source, done -> progress.update(before + done, source.label())));
         }
         progress.finish();
-        String table = ScoreboardText.table(results);
+        // the model's 16-byte key is a uuid column on PostgreSQL, BINARY(16) on InnoDB
+        String table = ScoreboardText.table(results, format.name().equals(PageFormat.POSTGRESQL.name())
+                ? t -> t == KeyType.BINARY16 ? "uuid" : t.toString() : KeyType::toString);
         out.println(header);
         out.println();
         out.print(table);

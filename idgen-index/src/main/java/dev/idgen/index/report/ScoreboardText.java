@@ -2,8 +2,10 @@ package dev.idgen.index.report;
 
 import dev.idgen.index.model.IndexRun;
 import dev.idgen.index.model.IndexStats;
+import dev.idgen.index.model.KeyType;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Function;
 
 /** The scoreboard of {@code idgen index} as a plain-text table, one row per key kind. */
 public final class ScoreboardText {
@@ -13,9 +15,18 @@ public final class ScoreboardText {
 
     /**
      * @param results one per key kind, in the order to print
-     * @return the table
+     * @return the table, the key column named by {@link KeyType#toString()}
      */
     public static String table(List<IndexRun.Result> results) {
+        return table(results, KeyType::toString);
+    }
+
+    /**
+     * @param results one per key kind, in the order to print
+     * @param column the key column's type as the modelled engine declares it (PostgreSQL: {@code uuid})
+     * @return the table
+     */
+    public static String table(List<IndexRun.Result> results, Function<KeyType, String> column) {
         boolean pool = results.stream().anyMatch(r -> r.stats().poolPages() > 0);
         TextTable t = pool
                 ? new TextTable("key", "column", ">leaf splits", ">page writes", ">pages", ">leaf pages", ">leaf fill",
@@ -24,7 +35,7 @@ public final class ScoreboardText {
                         ">height", ">index size");
         for (IndexRun.Result r : results) {
             IndexStats s = r.stats();
-            String[] cells = {r.source().label(), s.keyType().toString(), count(s.leafSplits()), count(s.pageWrites()),
+            String[] cells = {r.source().label(), column.apply(s.keyType()), count(s.leafSplits()), count(s.pageWrites()),
                     count(s.pages()), count(s.leafPages()), percent(s.averageLeafFill(), 1), Integer.toString(s.height()),
                     mib(s.indexBytes()), percent(s.bufferPoolHitRate(), 2)};
             t.row(pool ? cells : java.util.Arrays.copyOf(cells, cells.length - 1));
