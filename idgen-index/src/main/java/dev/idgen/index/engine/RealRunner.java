@@ -82,7 +82,7 @@ public final class RealRunner {
 
     /**
      * A tag for one run's tables: {@code r}, the run's start in whole seconds and five random digits,
-     * all in base 36 (12 characters until the year 2038 and beyond), so runs started by different
+     * all in base 36 (12 characters until 2039, 13 after), so runs started by different
      * people, or by one person twice in a second, get different tables.
      *
      * @param epochMillis the run's start
