@@ -1,6 +1,7 @@
 /**
- * idgen testkit: what tests of code that makes IDs need, and a model of what a key does to a
- * B+ tree index.
+ * idgen testkit: what tests of code that makes IDs need. The model of what a key does to a B+ tree
+ * index lives in idgen-index ({@code dev.idgen.index.model}), a dependency of this artifact that this
+ * module does not re-export.
  *
  * <ul>
  *   <li>{@link dev.idgen.testkit.clock} - controllable clocks that let generators wait without
@@ -10,7 +11,6 @@
  *   <li>{@link dev.idgen.testkit.stress} - a concurrent stress harness;</li>
  *   <li>{@link dev.idgen.testkit.gen} - seeded generators of layouts, machine ids, clock scripts
  *       and ID streams, for any property-testing tool;</li>
- *   <li>{@link dev.idgen.testkit.index} - the B+ tree index model;</li>
  *   <li>{@link dev.idgen.testkit.lease} - the scenarios every machine-id lease backend must pass,
  *       run against its real coordinator.</li>
  * </ul>
@@ -21,7 +21,6 @@ module dev.idgen.testkit {
     exports dev.idgen.testkit.check;
     exports dev.idgen.testkit.clock;
     exports dev.idgen.testkit.gen;
-    exports dev.idgen.testkit.index;
     exports dev.idgen.testkit.lease;
     exports dev.idgen.testkit.stress;
 }

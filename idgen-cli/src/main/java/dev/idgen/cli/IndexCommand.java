@@ -1,13 +1,14 @@
 package dev.idgen.cli;
 
-import dev.idgen.cli.index.IndexChart;
-import dev.idgen.cli.index.IndexRun;
-import dev.idgen.cli.index.KeyName;
-import dev.idgen.cli.index.Progress;
-import dev.idgen.cli.index.ScoreboardText;
-import dev.idgen.testkit.index.IndexModel;
-import dev.idgen.testkit.index.KeySource;
-import dev.idgen.testkit.index.PageFormat;
+import dev.idgen.index.report.IndexChart;
+import dev.idgen.index.model.IndexRun;
+import dev.idgen.index.model.KeyName;
+import dev.idgen.index.report.Progress;
+import dev.idgen.index.report.ScoreboardText;
+import dev.idgen.index.model.IndexModel;
+import dev.idgen.index.model.KeySource;
+import dev.idgen.index.model.KeyType;
+import dev.idgen.index.model.PageFormat;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -90,6 +91,10 @@ final class IndexCommand implements Callable<Integer> {
             + " as the server builds it, and the model takes the keys in that order (the row grows by 8 bytes).")
     private boolean serverTime;
 
+    @Option(names = "--keep-tables", description = "--real: leave each run's table (named idgen_ix_<run tag>_<key>) in place"
+            + " instead of dropping it, to look at it afterwards.")
+    private boolean keepTables;
+
     @Option(names = "--json", paramLabel = "FILE", description = "--real: also append each run to this file, one JSON object a line.")
     private Path json;
 
@@ -140,7 +145,7 @@ final class IndexCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         if (real || url != null) {
-            return new dev.idgen.cli.engine.RealIndex(spec.commandLine().getOut(), spec.commandLine().getErr(),
+            return new dev.idgen.index.engine.RealIndex(spec.commandLine().getOut(), spec.commandLine().getErr(),
                     context.stderrIsTerminal()).run(realSettings());
         }
         long rows = this.rows == null ? 1_000_000 : this.rows;
@@ -169,7 +174,9 @@ final class IndexCommand implements Callable<Integer> {
             results.add(run.run(source, done -> progress.update(before + done, source.label())));
         }
         progress.finish();
-        String table = ScoreboardText.table(results);
+        // the model's 16-byte key is a uuid column on PostgreSQL, BINARY(16) on InnoDB
+        String table = ScoreboardText.table(results, format.name().equals(PageFormat.POSTGRESQL.name())
+                ? t -> t == KeyType.BINARY16 ? "uuid" : t.toString() : KeyType::toString);
         out.println(header);
         out.println();
         out.print(table);
@@ -190,11 +197,11 @@ final class IndexCommand implements Callable<Integer> {
         return IdgenCommand.EXIT_OK;
     }
 
-    private dev.idgen.cli.engine.RealIndex.Settings realSettings() {
-        List<dev.idgen.cli.engine.RealKey> chosen = new ArrayList<>();
+    private dev.idgen.index.engine.RealIndex.Settings realSettings() {
+        List<dev.idgen.index.engine.RealKey> chosen = new ArrayList<>();
         for (String k : keys) {
             try {
-                dev.idgen.cli.engine.RealKey key = dev.idgen.cli.engine.RealKey.parse(k);
+                dev.idgen.index.engine.RealKey key = dev.idgen.index.engine.RealKey.parse(k);
                 if (!chosen.contains(key)) {
                     chosen.add(key);
                 }
@@ -214,15 +221,15 @@ final class IndexCommand implements Callable<Integer> {
                     + "' is not a count; expected N or N-M, such as 100 or 1-10");
         }
         check(rows == null || (rows >= 1 && rows <= 50_000_000), "--rows " + rows + " is out of range; expected 1..50000000 with --real");
-        dev.idgen.cli.engine.Workload workload;
+        dev.idgen.index.engine.Workload workload;
         try {
-            workload = new dev.idgen.cli.engine.Workload(rows == null ? 100_000 : rows, writers, min, max, payload, secondary,
+            workload = new dev.idgen.index.engine.Workload(rows == null ? 100_000 : rows, writers, min, max, payload, secondary,
                     multiRow, seed, serverOrder, turnstile, serverTime);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
-        return new dev.idgen.cli.engine.RealIndex.Settings(url, chosen, workload, json, chart == null ? null : chart.html,
-                chart == null ? null : chart.svg, traceDir);
+        return new dev.idgen.index.engine.RealIndex.Settings(url, chosen, workload, json, chart == null ? null : chart.html,
+                chart == null ? null : chart.svg, traceDir, keepTables);
     }
 
     private List<KeySource> sources() {

@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idgen.snowflake.SnowflakeLayout;
-import dev.idgen.testkit.index.IndexScoreboard;
-import dev.idgen.testkit.index.IndexStats;
-import dev.idgen.testkit.index.KeySource;
+import dev.idgen.index.model.IndexScoreboard;
+import dev.idgen.index.model.IndexStats;
+import dev.idgen.index.model.KeySource;
 import dev.idgen.uuid.Uuids;
 import java.io.IOException;
 import java.io.InputStream;

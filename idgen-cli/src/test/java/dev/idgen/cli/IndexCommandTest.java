@@ -3,16 +3,22 @@ package dev.idgen.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.idgen.testkit.index.IndexScoreboard;
-import dev.idgen.testkit.index.IndexStats;
-import dev.idgen.testkit.index.KeySource;
-import dev.idgen.testkit.index.PageFormat;
+import dev.idgen.index.model.IndexScoreboard;
+import dev.idgen.index.model.IndexStats;
+import dev.idgen.index.model.KeySource;
+import dev.idgen.index.model.PageFormat;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,9 +32,13 @@ class IndexCommandTest {
     }
 
     static void assertRowIs(String out, KeySource source, IndexStats s, boolean pool) {
+        assertRowIs(out, source, s, pool, s.keyType().toString());
+    }
+
+    static void assertRowIs(String out, KeySource source, IndexStats s, boolean pool, String column) {
         String[] cells = row(out, source.label());
         String where = source + " in\n" + out;
-        assertEquals(s.keyType().toString(), cells[0], where);
+        assertEquals(column, cells[0], where);
         assertEquals(String.format(Locale.ROOT, "%,d", s.leafSplits()), cells[1], where);
         assertEquals(String.format(Locale.ROOT, "%,d", s.pageWrites()), cells[2], where);
         assertEquals(String.format(Locale.ROOT, "%,d", s.pages()), cells[3], where);
@@ -63,8 +73,8 @@ class IndexCommandTest {
         assertEquals(0, r.exit(), r.err());
         IndexScoreboard expected = IndexScoreboard.builder().rows(5000).generators(4).idsPerMilli(1).seed(42)
                 .index(b -> b.pageFormat(PageFormat.POSTGRESQL)).build();
-        assertRowIs(r.out(), KeySource.UUID_V4, expected.run(KeySource.UUID_V4), false);
-        assertRowIs(r.out(), KeySource.SNOWFLAKE, expected.run(KeySource.SNOWFLAKE), false);
+        assertRowIs(r.out(), KeySource.UUID_V4, expected.run(KeySource.UUID_V4), false, "uuid");
+        assertRowIs(r.out(), KeySource.SNOWFLAKE, expected.run(KeySource.SNOWFLAKE), false, "BIGINT");
         List<String> rows = Arrays.stream(r.out().split("\n")).filter(l -> l.startsWith("UUIDv4") || l.startsWith("Snowflake")).toList();
         assertTrue(rows.get(0).startsWith("UUIDv4"), "rows in the order asked for: " + rows);
     }
@@ -87,6 +97,25 @@ class IndexCommandTest {
         String text = Files.readString(html, StandardCharsets.UTF_8);
         assertTrue(text.startsWith("<!DOCTYPE html>") && text.contains("<svg") && text.contains("</html>"), text.substring(0, 200));
         assertTrue(text.contains(row(r.out(), "UUIDv4")[1]), "the page has the scoreboard");
+    }
+
+    @Test
+    void aRealRunNamesItsOwnTablesAndKeepsThemOnlyWithKeepTables(@TempDir Path dir) throws Exception {
+        String url = "jdbc:sqlite:" + dir.resolve("k.db");
+        Cli.Run kept = Cli.run("index", "--url", url, "--keys", "snowflake", "--rows", "300", "--keep-tables");
+        assertEquals(0, kept.exit(), kept.err());
+        Matcher m = Pattern.compile("tables (idgen_ix_r[a-z0-9]{11,12}_)<key>, this run's own, kept after the run").matcher(kept.out());
+        assertTrue(m.find(), kept.out());
+        Cli.Run dropped = Cli.run("index", "--url", url, "--keys", "snowflake", "--rows", "300");
+        assertEquals(0, dropped.exit(), dropped.err());
+        assertTrue(dropped.out().contains("this run's own, each dropped after its key's run"), dropped.out());
+        assertTrue(!dropped.out().contains(m.group(1)), "a second run tags its tables anew:\n" + dropped.out());
+        try (Connection c = DriverManager.getConnection(url); Statement st = c.createStatement();
+                ResultSet r = st.executeQuery("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'idgen_ix_%'")) {
+            assertTrue(r.next());
+            assertEquals(m.group(1) + "snowflake", r.getString(1), "only the kept table is left");
+            assertTrue(!r.next(), "the second run's table was dropped");
+        }
     }
 
     @Test

@@ -1,8 +1,8 @@
 package dev.idgen.cli.decode;
 
-import dev.idgen.cli.format.Json;
+import dev.idgen.index.report.Json;
 import dev.idgen.cli.format.RelativeTime;
-import dev.idgen.cli.format.TextTable;
+import dev.idgen.index.report.TextTable;
 import dev.idgen.decode.DecodedId;
 import dev.idgen.decode.IdField;
 import dev.idgen.decode.Reading;

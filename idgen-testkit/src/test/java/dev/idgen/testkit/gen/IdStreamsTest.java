@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import dev.idgen.snowflake.SnowflakeLayout;
 import dev.idgen.testkit.check.IdChecks;
 import dev.idgen.testkit.check.UuidChecks;
+import dev.idgen.index.model.IdStreams;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

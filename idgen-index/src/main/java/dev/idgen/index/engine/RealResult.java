@@ -1,0 +1,42 @@
+package dev.idgen.index.engine;
+
+import dev.idgen.index.model.IndexStats;
+import java.util.Map;
+
+/**
+ * One key kind on one engine: the workload, what the engine's instruments said, how fast it went,
+ * and what the model says for the same keys in the same order.
+ *
+ * @param database the engine
+ * @param version the engine and its version, as it says
+ * @param settings the engine settings that shape the figures
+ * @param key the key kind
+ * @param workload the workload
+ * @param seconds wall time of the inserts, commits included
+ * @param latencyP50Micros median INSERT statement latency, microseconds
+ * @param latencyP99Micros 99th percentile INSERT statement latency, microseconds
+ * @param real the engine's figures
+ * @param counters differences of the global counters over the run
+ * @param model the model fed the same keys in the order the engine took them
+ * @param modelLeafFill the model's leaf fill in the engine's own measure
+ * @param arrival the keys in the order the engine took them, and their writers
+ */
+public record RealResult(Database database, String version, Map<String, Object> settings, RealKey key, Workload workload,
+        double seconds, double latencyP50Micros, double latencyP99Micros, Figures real, Map<String, Long> counters,
+        IndexStats model, double modelLeafFill, Arrival arrival) {
+
+    /** @return rows per second over the run */
+    public double rowsPerSecond() {
+        return workload.rows() / seconds;
+    }
+
+    /** @return model leaf pages over real leaf pages, minus one (0.05 is 5 % too many) */
+    public double leafPagesError() {
+        return (double) model.leafPages() / real.leafPages() - 1;
+    }
+
+    /** @return model leaf fill over real leaf fill, minus one */
+    public double leafFillError() {
+        return modelLeafFill / real.leafFill() - 1;
+    }
+}

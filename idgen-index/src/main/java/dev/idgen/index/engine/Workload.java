@@ -1,0 +1,111 @@
+package dev.idgen.index.engine;
+
+/**
+ * What a real run does: how many rows, from how many writers (each its own thread, connection and
+ * generator), in transactions of how many rows, with how big a row.
+ *
+ * @param rows rows to insert, 1 or more
+ * @param writers writers at once, 1 to 1023
+ * @param txRowsMin fewest rows in one transaction, 1 or more
+ * @param txRowsMax most rows in one transaction, {@code txRowsMin} or more; each transaction takes a
+ *     count drawn evenly between the two
+ * @param payloadBytes bytes of payload per row besides the key, 0 to 4000 (a fixed-size binary column)
+ * @param secondaryIndexes secondary indexes, each on its own random BIGINT column, 0 to 8
+ * @param multiRow whether each transaction is one multi-row INSERT of its keys, sorted, rather than
+ *     one INSERT per row
+ * @param seed the seed of payloads, transaction sizes and the random bits of arithmetic layouts
+ * @param serverOrder InnoDB: whether the table gets an {@code AUTO_INCREMENT} column {@code o}
+ *     (indexed) that the server numbers as rows go in, and the model takes the keys in that order
+ *     rather than in the order of the statements' midpoints; the row grows by 8 bytes
+ * @param turnstile whether the writers take turns, one INSERT statement at a time, in an order drawn
+ *     from the seed, so that the order rows reach the tree is exact and known (the writers still
+ *     make their keys concurrently, each at the start of its transaction)
+ * @param serverTime InnoDB: whether each row gets a {@code DATETIME(6)} column {@code t} set to
+ *     {@code SYSDATE(6)}, the server's clock read as the row is built, just before it goes into the
+ *     tree, and the model takes the keys in that order (ties by the statements' midpoints); the row
+ *     grows by 8 bytes, no index is added
+ */
+public record Workload(long rows, int writers, int txRowsMin, int txRowsMax, int payloadBytes, int secondaryIndexes,
+        boolean multiRow, long seed, boolean serverOrder, boolean turnstile, boolean serverTime) {
+
+    /**
+     * A workload without the server's clock column.
+     *
+     * @param rows rows to insert
+     * @param writers writers at once
+     * @param txRowsMin fewest rows in one transaction
+     * @param txRowsMax most rows in one transaction
+     * @param payloadBytes bytes of payload per row
+     * @param secondaryIndexes secondary indexes
+     * @param multiRow one sorted multi-row INSERT per transaction
+     * @param seed the seed
+     * @param serverOrder InnoDB: number rows in a server-side AUTO_INCREMENT column
+     * @param turnstile writers take turns, one statement at a time
+     */
+    public Workload(long rows, int writers, int txRowsMin, int txRowsMax, int payloadBytes, int secondaryIndexes,
+            boolean multiRow, long seed, boolean serverOrder, boolean turnstile) {
+        this(rows, writers, txRowsMin, txRowsMax, payloadBytes, secondaryIndexes, multiRow, seed, serverOrder, turnstile,
+                false);
+    }
+
+    /**
+     * A workload whose writers run freely.
+     *
+     * @param rows rows to insert
+     * @param writers writers at once
+     * @param txRowsMin fewest rows in one transaction
+     * @param txRowsMax most rows in one transaction
+     * @param payloadBytes bytes of payload per row
+     * @param secondaryIndexes secondary indexes
+     * @param multiRow one sorted multi-row INSERT per transaction
+     * @param seed the seed
+     * @param serverOrder InnoDB: number rows in a server-side AUTO_INCREMENT column
+     */
+    public Workload(long rows, int writers, int txRowsMin, int txRowsMax, int payloadBytes, int secondaryIndexes,
+            boolean multiRow, long seed, boolean serverOrder) {
+        this(rows, writers, txRowsMin, txRowsMax, payloadBytes, secondaryIndexes, multiRow, seed, serverOrder, false);
+    }
+
+    /**
+     * A workload without a server order column.
+     *
+     * @param rows rows to insert
+     * @param writers writers at once
+     * @param txRowsMin fewest rows in one transaction
+     * @param txRowsMax most rows in one transaction
+     * @param payloadBytes bytes of payload per row
+     * @param secondaryIndexes secondary indexes
+     * @param multiRow one sorted multi-row INSERT per transaction
+     * @param seed the seed
+     */
+    public Workload(long rows, int writers, int txRowsMin, int txRowsMax, int payloadBytes, int secondaryIndexes,
+            boolean multiRow, long seed) {
+        this(rows, writers, txRowsMin, txRowsMax, payloadBytes, secondaryIndexes, multiRow, seed, false, false);
+    }
+
+    /**
+     * @throws IllegalArgumentException if a value is out of range, naming it and the range
+     */
+    public Workload {
+        check(rows >= 1, "rows " + rows + " is out of range; expected 1 or more");
+        check(writers >= 1 && writers <= 1023, "writers " + writers + " is out of range; expected 1..1023");
+        check(txRowsMin >= 1 && txRowsMax >= txRowsMin && txRowsMax <= 10_000,
+                "rows per transaction " + txRowsMin + "-" + txRowsMax + " is out of range; expected 1 <= min <= max <= 10000");
+        check(payloadBytes >= 0 && payloadBytes <= 4000, "payload " + payloadBytes + " bytes is out of range; expected 0..4000");
+        check(secondaryIndexes >= 0 && secondaryIndexes <= 8,
+                "secondary indexes " + secondaryIndexes + " is out of range; expected 0..8");
+        check((turnstile ? 1 : 0) + (serverOrder ? 1 : 0) + (serverTime ? 1 : 0) <= 1,
+                "--turnstile, --server-order and --server-time each set the arrival order; choose one");
+    }
+
+    private static void check(boolean ok, String message) {
+        if (!ok) {
+            throw new IllegalArgumentException(message);
+        }
+    }
+
+    /** @return rows per transaction as text, {@code "100"} or {@code "1-10"} */
+    public String txRows() {
+        return txRowsMin == txRowsMax ? Integer.toString(txRowsMin) : txRowsMin + "-" + txRowsMax;
+    }
+}

@@ -1,0 +1,82 @@
+package dev.idgen.index.report;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Just enough JSON for {@code decode --json}: objects (in insertion order), lists, strings, numbers
+ * and booleans, on one line.
+ */
+public final class Json {
+
+    private Json() {
+    }
+
+    /**
+     * @param value a {@link Map} with string keys, a {@link List}, a {@link CharSequence}, a
+     *     {@link Number}, a {@link Boolean}, or null
+     * @return the value as compact JSON
+     * @throws IllegalArgumentException for any other type
+     */
+    public static String write(Object value) {
+        StringBuilder out = new StringBuilder();
+        write(value, out);
+        return out.toString();
+    }
+
+    private static void write(Object value, StringBuilder out) {
+        if (value == null) {
+            out.append("null");
+        } else if (value instanceof Map<?, ?> map) {
+            out.append('{');
+            boolean first = true;
+            for (Map.Entry<?, ?> e : map.entrySet()) {
+                if (!first) {
+                    out.append(',');
+                }
+                first = false;
+                string(String.valueOf(e.getKey()), out);
+                out.append(':');
+                write(e.getValue(), out);
+            }
+            out.append('}');
+        } else if (value instanceof List<?> list) {
+            out.append('[');
+            for (int i = 0; i < list.size(); i++) {
+                if (i > 0) {
+                    out.append(',');
+                }
+                write(list.get(i), out);
+            }
+            out.append(']');
+        } else if (value instanceof CharSequence s) {
+            string(s.toString(), out);
+        } else if (value instanceof Number || value instanceof Boolean) {
+            out.append(value);
+        } else {
+            throw new IllegalArgumentException("no JSON form for " + value.getClass().getName());
+        }
+    }
+
+    private static void string(String s, StringBuilder out) {
+        out.append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '"' -> out.append("\\\"");
+                case '\\' -> out.append("\\\\");
+                case '\n' -> out.append("\\n");
+                case '\r' -> out.append("\\r");
+                case '\t' -> out.append("\\t");
+                default -> {
+                    if (c < 0x20) {
+                        out.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        out.append(c);
+                    }
+                }
+            }
+        }
+        out.append('"');
+    }
+}
