@@ -13,7 +13,9 @@ import java.util.stream.Collectors;
  * Says what an ID written as text is, and what is inside: the one entry point for people (and the
  * {@code idgen decode} command) debugging IDs, ours or not.
  *
- * <p>Recognised by shape, after trimming surrounding white space:
+ * <p>Recognised by shape, after trimming surrounding white space and one pair of matching quotes
+ * around the whole ({@code "…"}, {@code '…'} or {@code `…`}: an ID pasted from JSON, SQL or
+ * Markdown):
  * <ul>
  *   <li>a Snowflake in decimal (0 to 18446744073709551615) or in hex ({@code 0x} and 1 to 16 hex
  *       digits, or exactly 16 hex digits), read with the layout given; a value above the layout's
@@ -113,7 +115,7 @@ public final class IdDecoder {
     private static List<DecodedId> readAll(String input, SnowflakeLayout layout) {
         Objects.requireNonNull(input, "input");
         Objects.requireNonNull(layout, "layout");
-        String s = input.strip();
+        String s = unquoted(input.strip());
         List<DecodedId> read = new ArrayList<>();
         List<String> problems = new ArrayList<>();
         for (TextFormat format : FORMATS) {
@@ -131,6 +133,17 @@ public final class IdDecoder {
         String quoted = Quote.of(input) + " (" + input.length() + " characters)";
         throw new IllegalArgumentException(problems.isEmpty() ? quoted + " is not an ID: " + EXPECTED
                 : quoted + " is not an ID: " + String.join("; ", problems));
+    }
+
+    /** The text inside one pair of matching quotes around the whole, stripped; else the text itself. */
+    private static String unquoted(String s) {
+        if (s.length() >= 2) {
+            char first = s.charAt(0);
+            if ((first == '"' || first == '\'' || first == '`') && s.charAt(s.length() - 1) == first) {
+                return s.substring(1, s.length() - 1).strip();
+            }
+        }
+        return s;
     }
 
     /**

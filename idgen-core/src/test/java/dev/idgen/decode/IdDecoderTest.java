@@ -55,6 +55,26 @@ class IdDecoderTest {
     }
 
     @Test
+    void anIdPastedWithItsJsonSqlOrMarkdownQuotesIsReadAsTheIdInside() {
+        // Discord's documented example (epoch 1420070400000): 2016-04-30T11:18:25.796Z, increment 7
+        for (String pasted : List.of("\"175928847299117063\"", "'175928847299117063'", "`175928847299117063`",
+                " \" 175928847299117063 \" ")) {
+            DecodedId id = IdDecoder.decode(pasted, SnowflakeLayout.DISCORD);
+            DecodedSnowflake s = assertInstanceOf(DecodedSnowflake.class, id, pasted);
+            assertEquals(175928847299117063L, s.id().id(), pasted);
+            assertEquals(Instant.parse("2016-04-30T11:18:25.796Z"), s.id().timestamp(), pasted);
+        }
+        // RFC 9562 Appendix A.6, quoted as JSON sends it
+        DecodedUuid v7 = assertInstanceOf(DecodedUuid.class,
+                IdDecoder.decode("\"017f22e2-79b0-7cc3-98c4-dc0c0c07398f\""));
+        assertEquals(Instant.parse("2022-02-22T19:22:22Z"), v7.info().time().orElseThrow());
+        for (String unmatched : List.of("\"175928847299117063", "\"175928847299117063'", "\"\"")) {
+            assertThrows(IllegalArgumentException.class, () -> IdDecoder.decode(unmatched, SnowflakeLayout.DISCORD),
+                    unmatched);
+        }
+    }
+
+    @Test
     void eachPresetNamesItsOwnFields() {
         long twitter = SnowflakeLayout.TWITTER.encode(1000, (3 << 5) | 17, 9);
         Map<String, String> f = fields(IdDecoder.decode(Long.toString(twitter)));
