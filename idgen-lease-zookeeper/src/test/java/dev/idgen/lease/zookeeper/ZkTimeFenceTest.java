@@ -107,9 +107,9 @@ class ZkTimeFenceTest {
                 + " others", e.getMessage());
         IllegalArgumentException soon = assertThrows(IllegalArgumentException.class,
                 () -> ZkMachineIdLease.builder(c).path("/timings").serverTickTime(TICK)
-                        .contactEvery(Duration.ofMillis(150)).acquire());
-        assertEquals("contactEvery 150 ms is shorter than the 200 ms a ZooKeeper follower may take to report a"
-                + " contact to the leader (serverTickTime 200 ms / 2 + margin 100 ms); use at least 200 ms",
+                        .renewEvery(Duration.ofMillis(150)).acquire());
+        assertEquals("renewEvery 150 ms is shorter than the 200 ms a ZooKeeper follower may take to report a"
+                + " contact to the leader (serverTickTime 200 ms / 2 + safetyMargin 100 ms); use at least 200 ms",
                 soon.getMessage());
         assertEquals(null, c.checkExists().forPath("/timings/leases/0"), "a refused configuration claims no id");
 
@@ -122,10 +122,10 @@ class ZkTimeFenceTest {
     @Test
     void theArithmeticOfOneContact() {
         // mtime 10 000, sent and acknowledged 2.5 ms apart (3 ms rounded up), session 3 000
-        assertEquals(12_997, ZkMachineIdLease.expiry(10_000, 1_000_000, 3_500_000, 3_000));
-        assertEquals(8_999, ZkMachineIdLease.claimMark(10_000, 1_000));
-        assertEquals(200, ZkMachineIdLease.lagMillis(200, 3_000, 100));
-        assertEquals(850, ZkMachineIdLease.lagMillis(0, 3_000, 100), "unset tick: half the session");
+        assertEquals(12_997, ZkLeaseProtocol.expiry(10_000, 1_000_000, 3_500_000, 3_000));
+        assertEquals(8_999, ZkLeaseProtocol.claimMark(10_000, 1_000));
+        assertEquals(200, ZkLeaseProtocol.lagMillis(200, 3_000, 100));
+        assertEquals(850, ZkLeaseProtocol.lagMillis(0, 3_000, 100), "unset tick: half the session");
     }
 
     @Test
