@@ -62,10 +62,9 @@ import org.slf4j.LoggerFactory;
  * twice in the fence for that reason. What the lease does measure, on the claim and every renewal:
  * <ul>
  *   <li>its wall clock against the same clock as it read at the claim, carried forward by the local
- *       elapsed-time clock ({@link System#nanoTime()}): a step of the wall clock since the claim (an
- *       NTP step, an operator, a restored snapshot) beyond the skew bound fences the lease until the
- *       clock is back within it, like a skew beyond the bound on the other backends
- *       ({@link #clockSkew()} shows it);</li>
+ *       elapsed-time clock ({@link System#nanoTime()}): a forward step of the wall clock since the
+ *       claim (an operator, a restored snapshot, NTP stepping) beyond the skew bound fences the lease
+ *       until the clock is back within it ({@link #clockSkew()} shows the step either way);</li>
  *   <li>etcd's lease countdown against the local elapsed time since the last keep-alive: when the
  *       leader has certainly counted more than the local clock plus the margin (the countdown is read
  *       in whole seconds, so only by more than a second), the etcd lease may expire before the fence
@@ -90,6 +89,8 @@ public final class EtcdMachineIdLease extends GuardedLease {
     private long anchorNanos;
     /** The last grant or keep-alive acknowledged: etcd's countdown restarted there. Guarded by lock. */
     private Ack lastAck;
+    /** The wall clock's step since the claim, as last measured; for {@link #clockSkew()}. */
+    private volatile long stepMillis;
     private ScheduledExecutorService renewer;
 
     private EtcdMachineIdLease(EtcdLeaseProtocol protocol, LeaseTimings timings, InstantSource clock, LongSupplier nanos,
@@ -124,14 +125,14 @@ public final class EtcdMachineIdLease extends GuardedLease {
 
     /**
      * How far the wall clock has stepped since the claim, as last measured on a renewal: the wall
-     * clock at the claim carried forward by the elapsed time, minus the wall clock now (positive:
-     * the wall clock is behind where it should be). etcd has no clock of its own to compare with;
-     * see the class comment.
+     * clock at the claim carried forward by the elapsed time, minus the wall clock now (negative:
+     * the wall clock stepped forward; the sign as the other backends', reference minus local).
+     * etcd has no clock of its own to compare with; see the class comment.
      *
      * @return the measured difference
      */
     public Duration clockSkew() {
-        return Duration.ofMillis(guard().skewMillis());
+        return Duration.ofMillis(-stepMillis);
     }
 
     /**
@@ -252,16 +253,24 @@ public final class EtcdMachineIdLease extends GuardedLease {
     }
 
     /**
-     * Measures the clocks, as the other backends compare theirs with the coordinator's on every
-     * write; a disagreement beyond the bounds fences the lease ({@link LeaseGuard#lost}).
+     * Measures the clocks on a claim and every renewal, where the other backends compare theirs
+     * with the coordinator's; etcd has no clock to read, so two consequences of the skew bound are
+     * checked instead, each in the direction that could let this holder's IDs reach past what the
+     * next holder starts above ({@code docs/lease-etcd.md}, "What the lease measures"):
      *
      * <ol>
-     *   <li>etcd's countdown, read just before this keep-alive, against the local elapsed time since
-     *       the last acknowledged one was sent: see {@link #countdownExcessMillis}.</li>
-     *   <li>The wall clock against the claim's wall clock carried forward by the elapsed time, both
-     *       read here, back to back: their difference is what the wall clock stepped since the
-     *       claim, given to {@link LeaseGuard#acceptSkew} as the skew.</li>
+     *   <li>etcd's countdown, read just before this keep-alive, has not run ahead of the local
+     *       elapsed time since the last acknowledged one by more than the margin
+     *       ({@link #countdownExcessMillis});</li>
+     *   <li>the wall clock has not stepped forward, since the claim, by more than the skew bound
+     *       against the claim's wall clock carried forward by the elapsed time (both read here, back
+     *       to back). A step back is recorded ({@link #clockSkew()}) but fences nothing: IDs stamped
+     *       by a clock that is behind stay below the fence, and the generator's own mark keeps it
+     *       from repeating itself.</li>
      * </ol>
+     *
+     * Either failing fences the lease ({@link LeaseGuard#lost}); it opens again, on two keep-alives,
+     * once both hold again. Caller holds the lock.
      */
     private boolean clockAgrees(Countdown countdown) {
         Ack last = lastAck;
@@ -280,13 +289,15 @@ public final class EtcdMachineIdLease extends GuardedLease {
         long wall = clock.millis();
         long after = nanos.getAsLong();
         long reckoned = anchorWallMillis + Math.floorDiv(before + (after - before) / 2 - anchorNanos, 1_000_000L);
-        boolean ok = guard().acceptSkew(reckoned, wall, wall);
-        if (!ok) {
-            LOG.warn("The wall clock of machine id {} under etcd {} stepped {} ms since the claim (against the elapsed"
-                    + " time), beyond maxClockSkew {} ms: fenced until it is back within the bound", machineId(),
-                    protocol.namespace(), wall - reckoned, guard().timings().maxClockSkew().toMillis());
+        long stepped = wall - reckoned;
+        stepMillis = stepped;
+        long max = guard().timings().maxClockSkew().toMillis();
+        if (stepped > max) {
+            guard().lost("the wall clock stepped " + stepped + " ms forward since the claim (against the elapsed"
+                    + " time), beyond the allowed maxClockSkew of " + max + " ms; fenced until it is back within it");
+            return false;
         }
-        return ok;
+        return true;
     }
 
     /**
@@ -422,8 +433,8 @@ public final class EtcdMachineIdLease extends GuardedLease {
         /**
          * @param max the largest difference between any holder's clock and true time; default
          *     {@link LeaseTimings#DEFAULT_MAX_CLOCK_SKEW} (1 s). etcd has no clock to measure it
-         *     against at the claim (keep the holders on NTP); while held, a step of the wall clock
-         *     beyond it fences the lease (see the class comment). Every holder of one namespace should
+         *     against at the claim (keep the holders on NTP); while held, a forward step of the wall
+         *     clock beyond it fences the lease (see the class comment). Every holder of one namespace should
          *     use the same bound and margin.
          * @return this builder
          */
