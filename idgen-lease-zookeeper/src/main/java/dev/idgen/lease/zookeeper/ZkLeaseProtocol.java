@@ -83,13 +83,14 @@ final class ZkLeaseProtocol {
      * What an acknowledged contact told us.
      *
      * @param session our session when the contact was sent
+     * @param sessionTimeoutMillis that session's negotiated timeout
      * @param stat the node's state after the write
      * @param sentNanos the local monotonic clock just before the write
      * @param ackedNanos the local monotonic clock just after it was acknowledged
      * @param before the local wall clock just before the write
      * @param after the local wall clock just after it was acknowledged
      */
-    record Contact(long session, Stat stat, long sentNanos, long ackedNanos, long before, long after) {
+    record Contact(long session, long sessionTimeoutMillis, Stat stat, long sentNanos, long ackedNanos, long before, long after) {
         /** Whether the node is owned by the session the contact was sent on. */
         boolean ours(long expectedSession) {
             return session == expectedSession && stat.getEphemeralOwner() == session;
@@ -175,17 +176,13 @@ final class ZkLeaseProtocol {
     Contact contact(long id, byte[] data, int version) throws Exception {
         ZooKeeper zk = zookeeper();
         long session = zk.getSessionId();
+        long timeout = zk.getSessionTimeout();
         long before = clock.millis();
         long sent = System.nanoTime(); // before the request leaves: the server hears it later
         Stat stat = zk.setData(fullPath(leasePath(id)), data, version);
         long acked = System.nanoTime();
         long after = clock.millis();
-        return new Contact(session, stat, sent, acked, before, after);
-    }
-
-    /** {@return the negotiated session timeout of the current ZooKeeper handle, in milliseconds} */
-    long sessionTimeoutMillis() throws Exception {
-        return zookeeper().getSessionTimeout();
+        return new Contact(session, timeout, stat, sent, acked, before, after);
     }
 
     /** {@return the id of the current ZooKeeper session} */

@@ -191,8 +191,8 @@ public final class ZkMachineIdLease extends GuardedLease {
                 return false;
             }
             try {
-                long timeout = Math.min(protocol.sessionTimeoutMillis(), guard().timings().ttl().toMillis());
                 ZkLeaseProtocol.Contact c = protocol.contact(machineId(), nodeData, nodeVersion);
+                long timeout = Math.min(c.sessionTimeoutMillis(), guard().timings().ttl().toMillis());
                 nodeVersion = c.stat().getVersion();
                 if (!c.ours(sessionId)) {
                     lose("the lease node " + leasePath() + " belongs to session 0x"
@@ -730,6 +730,9 @@ public final class ZkMachineIdLease extends GuardedLease {
             try {
                 return LeaseTimings.of(Duration.ofMillis(ttlMillis), Duration.ofMillis(Math.max(1, every)), margin, skew);
             } catch (IllegalArgumentException e) {
+                if (!e.getMessage().startsWith("Lease timings do not fit")) {
+                    throw e; // a value out of range on its own: its message says so
+                }
                 throw new IllegalArgumentException("ZooKeeper session timeout " + session + " ms (as negotiated;"
                         + " serverTickTime " + (serverTick.isZero() ? "unset, taken as " + session / 2
                         : serverTick.toMillis()) + " ms, so contacts every " + every + " ms) is too short: "

@@ -11,6 +11,7 @@ import dev.idgen.machine.MachineIdLeaseException;
 import dev.idgen.machine.MachineIdLostException;
 import dev.idgen.snowflake.SnowflakeGenerator;
 import dev.idgen.snowflake.SnowflakeLayout;
+import dev.idgen.machine.spi.LeaseTimings;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -117,6 +118,36 @@ class ZkTimeFenceTest {
         cleanup.add(ok);
         assertEquals(Duration.ofMillis(300), ok.timings().renewEvery(), "a third of 3000 - 2 x 1000 - 100");
         assertTrue(ok.isHeld(), ok.toString());
+    }
+
+    @Test
+    void theBuilderTakesTheSharedTimingNamesWithTheSessionAsTheLongestTtl() throws Exception {
+        CuratorFramework c = client(server.getConnectString());
+        IllegalArgumentException tooLong = assertThrows(IllegalArgumentException.class,
+                () -> ZkMachineIdLease.builder(c).path("/shared").serverTickTime(TICK).ttl(Duration.ofMillis(3500))
+                        .acquire());
+        assertEquals("ttl 3500 ms exceeds the negotiated ZooKeeper session timeout 3000 ms: a session may expire"
+                + " that long after the server last heard from it; use at most 3000 ms, or leave ttl unset",
+                tooLong.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> ZkMachineIdLease.builder(c).owner(" "));
+        assertEquals(null, c.checkExists().forPath("/shared/leases/0"), "a refused configuration claims no id");
+
+        // a shorter ttl, the shared names, and no background contacts: the caller renews
+        ZkMachineIdLease lease = ZkMachineIdLease.builder(c).path("/shared").serverTickTime(TICK)
+                .ttl(Duration.ofMillis(2800)).renewEvery(Duration.ofMillis(250)).safetyMargin(Duration.ofMillis(150))
+                .maxClockSkew(Duration.ofMillis(500)).owner("shared-names").background(false).acquire();
+        cleanup.add(lease);
+        assertEquals(new LeaseTimings(Duration.ofMillis(2800), Duration.ofMillis(250), Duration.ofMillis(150),
+                Duration.ofMillis(500)), lease.timings());
+        assertEquals("shared-names", lease.owner());
+        assertTrue(lease.isHeld(), lease.toString());
+        int version = c.checkExists().forPath("/shared/leases/" + lease.machineId()).getVersion();
+        Thread.sleep(600); // real time: more than two renewal intervals with no thread of the lease's own
+        assertEquals(version, c.checkExists().forPath("/shared/leases/" + lease.machineId()).getVersion(),
+                "no contact without background renewal");
+        assertTrue(lease.renewNow(), lease.toString());
+        assertTrue(c.checkExists().forPath("/shared/leases/" + lease.machineId()).getVersion() > version,
+                "renewNow contacts");
     }
 
     @Test
