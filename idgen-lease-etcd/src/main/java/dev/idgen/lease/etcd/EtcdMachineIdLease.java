@@ -147,7 +147,7 @@ public final class EtcdMachineIdLease extends GuardedLease {
                 return false;
             }
             try {
-                Countdown countdown = protocol.timeToLive(leaseId); // before the keep-alive restarts it
+                Countdown countdown = countdown(); // before the keep-alive restarts it
                 Ack ack = protocol.keepAlive(leaseId);
                 if (ack.ttlSeconds() <= 0) {
                     guard().lost("the etcd lease " + Long.toHexString(leaseId) + " of machine id " + machineId()
@@ -160,6 +160,20 @@ public final class EtcdMachineIdLease extends GuardedLease {
                         + " acknowledgements put it): {}", machineId(), protocol.namespace(), e.getMessage());
             }
             return guard().isHeld();
+        }
+    }
+
+    /**
+     * Reads etcd's countdown of our lease; a read that fails only skips the check it feeds, so the
+     * keep-alive after it still goes out (the fence stays where the acknowledgements put it).
+     */
+    private Countdown countdown() {
+        try {
+            return protocol.timeToLive(leaseId);
+        } catch (EtcdCallException e) {
+            LOG.debug("Reading etcd's countdown of machine id {} under etcd {} failed: {}", machineId(),
+                    protocol.namespace(), e.getMessage());
+            return null;
         }
     }
 
