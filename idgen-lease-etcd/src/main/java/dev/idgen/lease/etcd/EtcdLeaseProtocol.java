@@ -9,10 +9,12 @@ import io.etcd.jetcd.kv.GetResponse;
 import io.etcd.jetcd.kv.TxnResponse;
 import io.etcd.jetcd.lease.LeaseGrantResponse;
 import io.etcd.jetcd.lease.LeaseKeepAliveResponse;
+import io.etcd.jetcd.lease.LeaseTimeToLiveResponse;
 import io.etcd.jetcd.op.Cmp;
 import io.etcd.jetcd.op.CmpTarget;
 import io.etcd.jetcd.op.Op;
 import io.etcd.jetcd.options.GetOption;
+import io.etcd.jetcd.options.LeaseOption;
 import io.etcd.jetcd.options.PutOption;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -25,6 +27,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.LongSupplier;
 
 /**
  * The etcd side of a machine-id lease, apart from its timing: the keys, the claim, the keep-alive,
@@ -39,8 +42,30 @@ import java.util.concurrent.TimeoutException;
  */
 final class EtcdLeaseProtocol {
 
-    /** What a claim or a keep-alive proved. */
-    record Ack(long leaseId, long sentAtMillis, long ttlSeconds, long mark) {
+    /**
+     * What a grant or a keep-alive proved: the lease lives on the leader for {@code ttlSeconds} of
+     * its elapsed time from some instant between the send and the answer.
+     *
+     * @param leaseId the etcd lease
+     * @param sentAtMillis the local wall clock just before the request was sent
+     * @param ttlSeconds the TTL the server answered; 0 or less when the lease no longer exists
+     * @param sentNanos the local elapsed-time clock just before the request was sent
+     * @param ackedNanos the local elapsed-time clock just after the answer came
+     */
+    record Ack(long leaseId, long sentAtMillis, long ttlSeconds, long sentNanos, long ackedNanos) {
+    }
+
+    /**
+     * What etcd's lease countdown read: the leader's remaining TTL, truncated to whole seconds (etcd
+     * answers {@code int64(Remaining().Seconds())}), so the true remainder is in
+     * {@code [remainingSeconds, remainingSeconds + 1)} seconds of the leader's elapsed time.
+     *
+     * @param remainingSeconds the remaining TTL; negative when the lease no longer exists
+     * @param grantedSeconds the TTL the lease was granted with
+     * @param sentNanos the local elapsed-time clock just before the request was sent
+     * @param ackedNanos the local elapsed-time clock just after the answer came
+     */
+    record Countdown(long remainingSeconds, long grantedSeconds, long sentNanos, long ackedNanos) {
     }
 
     private final Client client;
@@ -50,9 +75,10 @@ final class EtcdLeaseProtocol {
     private final long timeoutMillis;
     private final long claimTimeoutMillis;
     private final InstantSource clock;
+    private final LongSupplier nanos;
 
     EtcdLeaseProtocol(Client client, String namespace, String owner, long ttlSeconds, long timeoutMillis,
-            long claimTimeoutMillis, InstantSource clock) {
+            long claimTimeoutMillis, InstantSource clock, LongSupplier nanos) {
         this.client = client;
         this.namespace = namespace;
         this.owner = owner;
@@ -60,6 +86,7 @@ final class EtcdLeaseProtocol {
         this.timeoutMillis = timeoutMillis;
         this.claimTimeoutMillis = claimTimeoutMillis;
         this.clock = clock;
+        this.nanos = nanos;
     }
 
     String namespace() {
@@ -101,8 +128,9 @@ final class EtcdLeaseProtocol {
      */
     Ack grant() throws EtcdCallException {
         long sent = clock.millis();
+        long sentNanos = nanos.getAsLong();
         LeaseGrantResponse r = await(client.getLeaseClient().grant(ttlSeconds), claimTimeoutMillis);
-        return new Ack(r.getID(), sent, r.getTTL(), Long.MIN_VALUE);
+        return new Ack(r.getID(), sent, r.getTTL(), sentNanos, nanos.getAsLong());
     }
 
     /**
@@ -133,12 +161,31 @@ final class EtcdLeaseProtocol {
      */
     Ack keepAlive(long leaseId) throws EtcdCallException {
         long sent = clock.millis();
+        long sentNanos = nanos.getAsLong();
         try {
             LeaseKeepAliveResponse r = await(client.getLeaseClient().keepAliveOnce(leaseId));
-            return new Ack(leaseId, sent, r.getTTL(), Long.MIN_VALUE);
+            return new Ack(leaseId, sent, r.getTTL(), sentNanos, nanos.getAsLong());
         } catch (EtcdCallException e) {
             if (leaseNotFound(e.getCause())) { // jetcd reports the server's TTL 0 as an error
-                return new Ack(leaseId, sent, 0, Long.MIN_VALUE);
+                return new Ack(leaseId, sent, 0, sentNanos, nanos.getAsLong());
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Reads the leader's countdown of {@code leaseId} (a read: it renews nothing).
+     *
+     * @return the countdown, with a negative remainder when the lease no longer exists
+     */
+    Countdown timeToLive(long leaseId) throws EtcdCallException {
+        long sentNanos = nanos.getAsLong();
+        try {
+            LeaseTimeToLiveResponse r = await(client.getLeaseClient().timeToLive(leaseId, LeaseOption.DEFAULT));
+            return new Countdown(r.getTTL(), r.getGrantedTTL(), sentNanos, nanos.getAsLong());
+        } catch (EtcdCallException e) {
+            if (leaseNotFound(e.getCause())) {
+                return new Countdown(-1, 0, sentNanos, nanos.getAsLong());
             }
             throw e;
         }

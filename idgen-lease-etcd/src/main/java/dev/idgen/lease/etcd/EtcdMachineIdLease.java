@@ -1,6 +1,7 @@
 package dev.idgen.lease.etcd;
 
 import dev.idgen.lease.etcd.EtcdLeaseProtocol.Ack;
+import dev.idgen.lease.etcd.EtcdLeaseProtocol.Countdown;
 import dev.idgen.lease.etcd.EtcdLeaseProtocol.EtcdCallException;
 import dev.idgen.machine.MachineIdLeaseException;
 import dev.idgen.machine.spi.GuardedLease;
@@ -17,6 +18,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongConsumer;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,24 +55,50 @@ import org.slf4j.LoggerFactory;
  * generator's {@link MachineIdUser#highWaterMark()} (a compare on the key's mod revision, so it is
  * never lowered); a new holder reads it in its claim transaction and its generator starts above it.
  *
- * <p><b>Clock skew.</b> etcd has no clock to compare with, so the lease cannot measure the skew: keep
- * every holder's clock within {@link Builder#maxClockSkew(Duration)} of true time (NTP). The skew
- * bound counts twice in the fence for that reason.
+ * <p><b>Clock skew.</b> etcd shows no wall clock (its answers carry a revision and a raft term, its
+ * lease countdown is the leader's elapsed time in whole seconds), so no holder can compare its clock
+ * with etcd's as the JDBC, Redis and ZooKeeper leases do: keep every holder's clock within
+ * {@link Builder#maxClockSkew(Duration)} of true time (NTP) when it claims; the skew bound counts
+ * twice in the fence for that reason. What the lease does measure, on the claim and every renewal:
+ * <ul>
+ *   <li>its wall clock against the same clock as it read at the claim, carried forward by the local
+ *       elapsed-time clock ({@link System#nanoTime()}): a forward step of the wall clock since the
+ *       claim (an operator, a restored snapshot, NTP stepping) beyond the skew bound fences the lease
+ *       until the clock is back within it ({@link #clockSkew()} shows the step either way);</li>
+ *   <li>etcd's lease countdown against the local elapsed time since the last keep-alive: when the
+ *       leader has certainly counted more than the local clock plus the margin (the countdown is read
+ *       in whole seconds, so only by more than a second), the etcd lease may expire before the fence
+ *       the lease computed, and the lease is fenced.</li>
+ * </ul>
  */
 public final class EtcdMachineIdLease extends GuardedLease {
 
     private static final Logger LOG = LoggerFactory.getLogger(EtcdMachineIdLease.class);
 
     private final EtcdLeaseProtocol protocol;
+    private final InstantSource clock;
+    private final LongSupplier nanos;
     private final Object lock = new Object();
     /** The etcd lease the id key is bound to; changes only when the id is claimed again. */
     private volatile long leaseId;
+    /**
+     * The wall clock and the elapsed-time clock read together at the claim: the reference the wall
+     * clock is measured against on every renewal, since etcd has none to offer. Guarded by lock.
+     */
+    private long anchorWallMillis;
+    private long anchorNanos;
+    /** The last grant or keep-alive acknowledged: etcd's countdown restarted there. Guarded by lock. */
+    private Ack lastAck;
+    /** The wall clock's step since the claim, as last measured; for {@link #clockSkew()}. */
+    private volatile long stepMillis;
     private ScheduledExecutorService renewer;
 
-    private EtcdMachineIdLease(EtcdLeaseProtocol protocol, LeaseTimings timings, InstantSource clock, long machineId,
-            long leaseId) {
+    private EtcdMachineIdLease(EtcdLeaseProtocol protocol, LeaseTimings timings, InstantSource clock, LongSupplier nanos,
+            long machineId, long leaseId) {
         super(machineId, new LeaseGuard("machine id " + machineId + " under etcd " + protocol.namespace(), timings, clock));
         this.protocol = protocol;
+        this.clock = clock;
+        this.nanos = nanos;
         this.leaseId = leaseId;
     }
 
@@ -96,6 +124,18 @@ public final class EtcdMachineIdLease extends GuardedLease {
     }
 
     /**
+     * How far the wall clock has stepped since the claim, as last measured on a renewal: the wall
+     * clock at the claim carried forward by the elapsed time, minus the wall clock now (negative:
+     * the wall clock stepped forward; the sign as the other backends', reference minus local).
+     * etcd has no clock of its own to compare with; see the class comment.
+     *
+     * @return the measured difference
+     */
+    public Duration clockSkew() {
+        return Duration.ofMillis(-stepMillis);
+    }
+
+    /**
      * Renews now, off schedule: keeps the etcd lease alive once and records the generator's mark. A
      * lease whose etcd lease expired claims the same id again if it is still free.
      *
@@ -107,18 +147,33 @@ public final class EtcdMachineIdLease extends GuardedLease {
                 return false;
             }
             try {
+                Countdown countdown = countdown(); // before the keep-alive restarts it
                 Ack ack = protocol.keepAlive(leaseId);
                 if (ack.ttlSeconds() <= 0) {
                     guard().lost("the etcd lease " + Long.toHexString(leaseId) + " of machine id " + machineId()
                             + " expired on the server");
                     return reclaim();
                 }
-                confirm(ack);
+                confirm(ack, countdown);
             } catch (EtcdCallException e) {
                 LOG.warn("Keeping machine id {} under etcd {} alive failed (the fence stays where the last"
                         + " acknowledgements put it): {}", machineId(), protocol.namespace(), e.getMessage());
             }
             return guard().isHeld();
+        }
+    }
+
+    /**
+     * Reads etcd's countdown of our lease; a read that fails only skips the check it feeds, so the
+     * keep-alive after it still goes out (the fence stays where the acknowledgements put it).
+     */
+    private Countdown countdown() {
+        try {
+            return protocol.timeToLive(leaseId);
+        } catch (EtcdCallException e) {
+            LOG.debug("Reading etcd's countdown of machine id {} under etcd {} failed: {}", machineId(),
+                    protocol.namespace(), e.getMessage());
+            return null;
         }
     }
 
@@ -174,6 +229,12 @@ public final class EtcdMachineIdLease extends GuardedLease {
      */
     private boolean takeClaim(Ack grant, long mark) throws EtcdCallException {
         leaseId = grant.leaseId();
+        lastAck = grant;
+        anchorNanos = nanos.getAsLong(); // a new claim: its clock is the reference from now on
+        anchorWallMillis = clock.millis();
+        if (!clockAgrees(null)) {
+            return false;
+        }
         guard().claimed(expiryOf(grant), mark);
         for (int i = 0; i < 2 && !guard().isHeld(); i++) {
             Ack ack = protocol.keepAlive(leaseId);
@@ -181,19 +242,96 @@ public final class EtcdMachineIdLease extends GuardedLease {
                 guard().lost("the etcd lease expired right after the claim");
                 return false;
             }
-            confirm(ack);
+            confirm(ack, null);
         }
         return guard().isHeld();
     }
 
-    /** A keep-alive was acknowledged: record the mark (checking the key is ours), then move the fence. */
-    private void confirm(Ack ack) throws EtcdCallException {
+    /**
+     * A keep-alive was acknowledged: record the mark (checking the key is ours), measure the clocks,
+     * then move the fence.
+     *
+     * @param countdown etcd's countdown read just before this keep-alive, or {@code null}
+     */
+    private void confirm(Ack ack, Countdown countdown) throws EtcdCallException {
         Long recorded = protocol.recordMark(machineId(), leaseId, guard().markToRecord());
         if (recorded == null) {
             guard().lost("the key of machine id " + machineId() + " is no longer bound to our etcd lease");
             return;
         }
-        guard().acknowledged(expiryOf(ack), recorded);
+        boolean agree = clockAgrees(countdown);
+        lastAck = ack; // etcd's countdown restarted with this keep-alive, whatever the clocks said
+        if (agree) {
+            guard().acknowledged(expiryOf(ack), recorded);
+        }
+    }
+
+    /**
+     * Measures the clocks on a claim and every renewal, where the other backends compare theirs
+     * with the coordinator's; etcd has no clock to read, so two consequences of the skew bound are
+     * checked instead, each in the direction that could let this holder's IDs reach past what the
+     * next holder starts above ({@code docs/lease-etcd.md}, "What the lease measures"):
+     *
+     * <ol>
+     *   <li>etcd's countdown, read just before this keep-alive, has not run ahead of the local
+     *       elapsed time since the last acknowledged one by more than the margin
+     *       ({@link #countdownExcessMillis});</li>
+     *   <li>the wall clock has not stepped forward, since the claim, by more than the skew bound
+     *       against the claim's wall clock carried forward by the elapsed time (both read here, back
+     *       to back). A step back is recorded ({@link #clockSkew()}) but fences nothing: IDs stamped
+     *       by a clock that is behind stay below the fence, and the generator's own mark keeps it
+     *       from repeating itself.</li>
+     * </ol>
+     *
+     * Either failing fences the lease ({@link LeaseGuard#lost}); it opens again, on two keep-alives,
+     * once both hold again. Caller holds the lock.
+     */
+    private boolean clockAgrees(Countdown countdown) {
+        Ack last = lastAck;
+        if (countdown != null && last != null && last.leaseId() == leaseId && countdown.remainingSeconds() >= 0) {
+            long excess = countdownExcessMillis(last.ttlSeconds(), countdown.remainingSeconds(), last.sentNanos(),
+                    countdown.ackedNanos(), guard().timings().safetyMargin().toMillis());
+            if (excess > 0) {
+                guard().lost("etcd's countdown of lease " + Long.toHexString(leaseId) + " ran at least " + excess
+                        + " ms beyond the local elapsed time and the safetyMargin since the last keep-alive (remaining "
+                        + countdown.remainingSeconds() + " s of " + last.ttlSeconds() + " s); the etcd lease may"
+                        + " expire before the fence");
+                return false;
+            }
+        }
+        long before = nanos.getAsLong();
+        long wall = clock.millis();
+        long after = nanos.getAsLong();
+        long reckoned = anchorWallMillis + Math.floorDiv(before + (after - before) / 2 - anchorNanos, 1_000_000L);
+        long stepped = wall - reckoned;
+        stepMillis = stepped;
+        long max = guard().timings().maxClockSkew().toMillis();
+        if (stepped > max) {
+            guard().lost("the wall clock stepped " + stepped + " ms forward since the claim (against the elapsed"
+                    + " time), beyond the allowed maxClockSkew of " + max + " ms; fenced until it is back within it");
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * How far etcd's lease countdown certainly ran ahead of the local elapsed time, beyond the
+     * margin. A keep-alive sent at local elapsed time {@code s} was applied by the leader at some
+     * later instant {@code p}, which restarted the countdown from {@code granted} seconds; a read of
+     * the countdown answered by local time {@code q'} saw {@code remaining} whole seconds, truncated,
+     * so the leader had counted more than {@code granted - remaining - 1} seconds since {@code p},
+     * while the local clock counted at most {@code q' - s}. The fence assumes the leader counts the
+     * TTL in no less than {@code ttl - safetyMargin} of real time ({@code docs/lease-etcd.md}, B2);
+     * a positive result shows the leader's count ahead of ours by more than that margin, so one of the
+     * two clocks is off and the etcd lease may end before the fence.
+     *
+     * @return the excess in milliseconds; positive: certainly beyond the margin
+     */
+    static long countdownExcessMillis(long grantedSeconds, long remainingSeconds, long lastSentNanos,
+            long readAckedNanos, long marginMillis) {
+        long leaderCountedAbove = (grantedSeconds - remainingSeconds - 1) * 1000;
+        long localAtMost = Math.floorDiv(readAckedNanos - lastSentNanos + 999_999, 1_000_000L);
+        return leaderCountedAbove - localAtMost - marginMillis;
     }
 
     /** Our etcd lease is gone: claim the same id again under a new one if nobody took it. */
@@ -240,6 +378,7 @@ public final class EtcdMachineIdLease extends GuardedLease {
 
         private final LeaseSettings settings = new LeaseSettings(Duration.ofSeconds(30), 1023);
         private LongConsumer afterGrant = leaseId -> { };
+        private LongSupplier nanos = System::nanoTime;
 
         private Builder(Client client) {
             this.client = Objects.requireNonNull(client, "client");
@@ -306,9 +445,10 @@ public final class EtcdMachineIdLease extends GuardedLease {
         }
 
         /**
-         * @param max the largest difference between any holder's clock and true time (etcd has no
-         *     clock to measure it against: keep the holders on NTP); default
-         *     {@link LeaseTimings#DEFAULT_MAX_CLOCK_SKEW} (1 s). Every holder of one namespace should
+         * @param max the largest difference between any holder's clock and true time; default
+         *     {@link LeaseTimings#DEFAULT_MAX_CLOCK_SKEW} (1 s). etcd has no clock to measure it
+         *     against at the claim (keep the holders on NTP); while held, a forward step of the wall
+         *     clock beyond it fences the lease (see the class comment). Every holder of one namespace should
          *     use the same bound and margin.
          * @return this builder
          */
@@ -349,6 +489,15 @@ public final class EtcdMachineIdLease extends GuardedLease {
             return this;
         }
 
+        /**
+         * Tests: the local elapsed-time clock, in nanoseconds; default {@link System#nanoTime()}. A
+         * test that moves the wall clock by hand moves this one with it.
+         */
+        Builder elapsedClock(LongSupplier nanos) {
+            this.nanos = Objects.requireNonNull(nanos, "nanos");
+            return this;
+        }
+
         /** Tests: runs with the id of every etcd lease a claim is granted, before it claims under it. */
         Builder afterGrant(LongConsumer afterGrant) {
             this.afterGrant = Objects.requireNonNull(afterGrant, "afterGrant");
@@ -370,7 +519,7 @@ public final class EtcdMachineIdLease extends GuardedLease {
             long maxMachineId = settings.maxMachineId();
             EtcdLeaseProtocol protocol = new EtcdLeaseProtocol(client, namespace, settings.ownerOrDefault(),
                     timings.ttl().toSeconds(), callTimeoutMillis(timings),
-                    Math.max(callTimeoutMillis(timings), timings.ttl().toMillis()), settings.clock());
+                    Math.max(callTimeoutMillis(timings), timings.ttl().toMillis()), settings.clock(), nanos);
             Ack grant;
             long id = -1;
             Long mark = null;
@@ -409,7 +558,7 @@ public final class EtcdMachineIdLease extends GuardedLease {
                 throw new MachineIdLeaseException("Could not claim a machine id under etcd " + namespace + ": "
                         + e.getMessage(), e);
             }
-            EtcdMachineIdLease lease = new EtcdMachineIdLease(protocol, timings, settings.clock(), id, grant.leaseId());
+            EtcdMachineIdLease lease = new EtcdMachineIdLease(protocol, timings, settings.clock(), nanos, id, grant.leaseId());
             boolean held;
             try {
                 held = lease.takeClaim(grant, mark);

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idgen.clock.ClockBackwardsPolicy;
 import dev.idgen.machine.MachineIdLeaseException;
+import dev.idgen.machine.MachineIdLostException;
 import dev.idgen.snowflake.SnowflakeGenerator;
 import dev.idgen.snowflake.SnowflakeLayout;
 import dev.idgen.testkit.lease.LeaseScenarios;
@@ -144,8 +145,9 @@ class EtcdMachineIdLeaseTest {
     void theFenceStandsTtlLessTwiceTheSkewAndTheMarginAfterTheOlderOfTheLastTwoKeepAlives(TestInfo info) {
         long[] now = {System.currentTimeMillis()};
         InstantSource clock = () -> Instant.ofEpochMilli(now[0]);
+        // the elapsed-time clock moves with the wall clock: the lease sees no step, only time passing
         EtcdMachineIdLease lease = EtcdLeaseBackend.timings(EtcdMachineIdLease.builder(client)).namespace(namespace(info))
-                .maxMachineId(0).clock(clock).background(false).acquire();
+                .maxMachineId(0).clock(clock).elapsedClock(() -> now[0] * 1_000_000L).background(false).acquire();
         long first = now[0];
         // both the grant and the first keep-alive were sent at `first`: ttl 3000 - 2 x 400 - 300
         assertEquals(first + 1900, lease.fence().toEpochMilli());
@@ -230,5 +232,71 @@ class EtcdMachineIdLeaseTest {
         // fenced before the other claimer had the id, and within the 1900 ms the timings allow
         assertTrue(r.loss().refusedAfterMillis() < r.loss().takenAfterMillis(), r.toString());
         assertTrue(r.loss().refusedAfterMillis() <= 1900 + 300, r.toString()); // + the maker's pauses
+    }
+
+    @Test
+    void aForwardWallClockStepBeyondTheSkewBoundWhileHeldFencesTheLeaseUntilTheClockIsBack(TestInfo info) {
+        long[] offset = {0};
+        InstantSource clock = () -> Instant.ofEpochMilli(System.currentTimeMillis() + offset[0]);
+        EtcdMachineIdLease lease = EtcdLeaseBackend.timings(EtcdMachineIdLease.builder(client)).namespace(namespace(info))
+                .maxMachineId(0).clock(clock).background(false).acquire();
+        SnowflakeGenerator g = SnowflakeGenerator.builder().layout(LAYOUT).clock(clock).machineId(lease).build();
+        g.nextLong();
+        assertTrue(lease.renewNow(), lease.toString());
+        assertTrue(Math.abs(lease.clockSkew().toMillis()) < 100, "no step yet: " + lease.clockSkew());
+
+        offset[0] = 2_000; // an NTP step, an operator, a restored snapshot: 2 s forward, the bound is 400 ms
+        assertTrue(!lease.renewNow(), "held after a 2 s step: " + lease);
+        long skew = lease.clockSkew().toMillis();
+        System.out.println("etcd lease: a 2 s forward step measured as clockSkew " + skew + " ms");
+        assertTrue(skew <= -1_900 && skew >= -2_100, "the step is measured: " + skew + " ms");
+        assertThrows(MachineIdLostException.class, g::nextLong, "IDs in the stepped clock are refused");
+        assertEquals(1, lease.losses());
+        assertTrue(!lease.renewNow(), "still fenced while the clock stays stepped: " + lease);
+
+        offset[0] = 0; // the clock is back: two acknowledged keep-alives open the fence again
+        lease.renewNow();
+        assertTrue(lease.renewNow(), lease.toString());
+
+        // a step back is measured but fences nothing: IDs stamped by a clock behind stay below the fence
+        offset[0] = -2_000;
+        assertTrue(lease.renewNow(), "a step back keeps the lease: " + lease);
+        skew = lease.clockSkew().toMillis();
+        assertTrue(skew >= 1_900 && skew <= 2_100, "the step back is measured: " + skew + " ms");
+        assertEquals(1, lease.losses());
+        lease.close();
+    }
+
+    @Test
+    void aHolderWhoseClocksRunSlowerThanEtcdsCountdownIsFenced(TestInfo info) {
+        // wall and elapsed clocks both at half speed: no step between them, but etcd's leader counts
+        // the TTL twice as fast as this holder, whose fence would fall after the etcd lease expired
+        long startWall = System.currentTimeMillis();
+        long startNanos = System.nanoTime();
+        InstantSource slowWall = () -> Instant.ofEpochMilli(startWall + (System.nanoTime() - startNanos) / 2_000_000);
+        EtcdMachineIdLease lease = EtcdLeaseBackend.timings(EtcdMachineIdLease.builder(client)).namespace(namespace(info))
+                .maxMachineId(0).clock(slowWall).elapsedClock(() -> startNanos + (System.nanoTime() - startNanos) / 2)
+                .background(false).acquire();
+        assertTrue(lease.renewNow(), lease.toString());
+        // 2 s of real time: the leader's countdown reads 0 whole seconds left (more than 2 s counted),
+        // this holder counted about 1 s, and the fence (1.9 s after the send, in its own time) is ahead
+        EtcdCluster.sleep(2_000);
+        assertTrue(lease.fence().toEpochMilli() > slowWall.millis(), "the fence alone would still allow IDs");
+        assertTrue(!lease.renewNow(), "held though etcd counted twice as fast: " + lease);
+        assertTrue(lease.toString().contains("countdown"), lease.toString());
+        System.out.println("etcd lease, clocks at half speed: " + lease);
+        lease.close();
+    }
+
+    @Test
+    void theCountdownArithmetic() {
+        // granted 3 s, 1 whole second left: the leader counted more than 1 s; we counted at most 1 s
+        assertEquals(1_000 - 1_000 - 300, EtcdMachineIdLease.countdownExcessMillis(3, 1, 0, 1_000_000_000L, 300));
+        // 0 left: more than 2 s counted against our 1 s: 700 ms beyond a 300 ms margin
+        assertEquals(700, EtcdMachineIdLease.countdownExcessMillis(3, 0, 0, 1_000_000_000L, 300));
+        // a new leader extended the lease (remaining above the grant): never an excess
+        assertTrue(EtcdMachineIdLease.countdownExcessMillis(3, 4, 0, 1, 0) < 0);
+        // the local count rounds up to whole milliseconds: 1 ns counts as 1 ms
+        assertEquals(2_000 - 1 - 0, EtcdMachineIdLease.countdownExcessMillis(3, 0, 0, 1, 0));
     }
 }

@@ -6,14 +6,9 @@ import dev.idgen.machine.spi.LeaseGuard;
 import dev.idgen.machine.spi.LeaseSettings;
 import dev.idgen.machine.spi.LeaseTimings;
 import dev.idgen.machine.spi.MachineIdUser;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 import java.time.InstantSource;
-import java.util.HashSet;
-import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -27,12 +22,9 @@ import org.apache.curator.framework.api.CuratorListener;
 import org.apache.curator.framework.api.CuratorWatcher;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
-import org.apache.curator.utils.ZKPaths;
-import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
-import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,7 +47,7 @@ import org.slf4j.LoggerFactory;
  * lets only one create succeed, so two clients never hold one id. The node goes away with its
  * session, so the ids of crashed or stopped processes are reused and restarts never use up the range.
  *
- * <p><b>Fencing by time.</b> Every {@link Builder#contactEvery(Duration)} the lease writes its node
+ * <p><b>Fencing by time.</b> Every {@link Builder#renewEvery(Duration)} the lease writes its node
  * (a <em>contact</em>). ZooKeeper orders a write only while the session lives, and expires a session
  * only once its leader has heard nothing from it for the whole session timeout; so an acknowledged
  * contact proves that the node cannot be gone before {@code mtime - roundTrip + sessionTimeout}
@@ -66,7 +58,7 @@ import org.slf4j.LoggerFactory;
  * clock past the fence and is refused, and a forward clock step or a run-ahead generator is refused
  * by the time its IDs carry. Because a follower tells the leader of a contact only at the leader's
  * next ping (half a server tick later), a contact counts only when the next one was sent at least
- * {@code serverTickTime / 2 + margin} after it was acknowledged. The argument, as inequalities, is
+ * {@code serverTickTime / 2 + safetyMargin} after it was acknowledged. The argument, as inequalities, is
  * in {@code docs/lease-safety-zookeeper.md}.
  *
  * <p>Besides, the lease shuts the fence at once on Curator's {@code SUSPENDED}, {@code LOST} or
@@ -87,18 +79,17 @@ import org.slf4j.LoggerFactory;
  * {@link Builder#maxClockSkew(Duration)} a claim fails and a held lease is fenced until the clocks
  * agree again.
  *
- * <p>{@link #timings()} gives the negotiated session timeout as the TTL and the contact interval as
- * the renewal interval, with the margin and the skew bound.
+ * <p>{@link #timings()} gives the TTL (the negotiated session timeout unless a shorter one is given),
+ * the contact interval as the renewal interval, the margin and the skew bound. The builder takes
+ * the shared {@link LeaseSettings} names, like the JDBC, Redis and etcd leases; the conversation
+ * with ZooKeeper is {@code ZkLeaseProtocol}'s.
  */
 public final class ZkMachineIdLease extends GuardedLease {
 
     private static final Logger LOG = LoggerFactory.getLogger(ZkMachineIdLease.class);
     private static final long NONE = Long.MIN_VALUE;
 
-    private final CuratorFramework client;
-    private final String root;
-    private final String owner;
-    private final InstantSource clock;
+    private final ZkLeaseProtocol protocol;
     private final long retryMillis;
     private final long markEveryNanos;
     private final long lagNanos;
@@ -124,20 +115,18 @@ public final class ZkMachineIdLease extends GuardedLease {
     private volatile long reportedAckNanos = NONE;
     private long lastMarkNanos;
 
-    private ZkMachineIdLease(Builder b, long machineId, Claim claim, LeaseGuard guard, long lagMillis) {
-        super(machineId, guard);
-        this.client = b.client;
-        this.root = b.path;
-        this.owner = b.owner;
-        this.clock = b.clock;
-        this.retryMillis = b.retryEvery.toMillis();
-        this.markEveryNanos = b.markEvery.toNanos();
+    private ZkMachineIdLease(ZkLeaseProtocol protocol, ZkLeaseProtocol.Claim claim, LeaseTimings timings,
+            InstantSource clock, long lagMillis, long retryMillis, long markEveryNanos) {
+        super(claim.id(), new LeaseGuard("machine id " + claim.id() + " under " + protocol.root(), timings, clock));
+        this.protocol = protocol;
+        this.retryMillis = retryMillis;
+        this.markEveryNanos = markEveryNanos;
         this.lagNanos = TimeUnit.MILLISECONDS.toNanos(lagMillis);
-        this.sessionId = claim.session;
-        this.nodeVersion = claim.version;
-        this.nodeData = claim.data;
+        this.sessionId = claim.session();
+        this.nodeVersion = claim.version();
+        this.nodeData = claim.data();
         this.worker = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "idgen-lease-zk-" + machineId);
+            Thread t = new Thread(r, "idgen-lease-zk-" + claim.id());
             t.setDaemon(true);
             return t;
         });
@@ -167,17 +156,18 @@ public final class ZkMachineIdLease extends GuardedLease {
 
     /** @return the owner string stored in the lease node */
     public String owner() {
-        return owner;
+        return protocol.owner();
     }
 
     /**
-     * Writes the lease node now (a contact: may move the fence, re-checks the clock skew) and
-     * records the generator's high-water mark. The lease does both on its own, every
-     * {@link Builder#contactEvery(Duration)} and {@link Builder#markEvery(Duration)}.
+     * Renews now, off schedule: writes the lease node (a contact: may move the fence, re-checks the
+     * clock skew) and records the generator's high-water mark. The lease does both on its own,
+     * every {@link Builder#renewEvery(Duration)} and {@link Builder#markEvery(Duration)}, unless
+     * built with background renewal off.
      *
      * @return whether the lease is held afterwards
      */
-    public boolean recordMarkNow() {
+    public boolean renewNow() {
         synchronized (lock) {
             if (contact()) {
                 recordMark();
@@ -201,22 +191,17 @@ public final class ZkMachineIdLease extends GuardedLease {
                 return false;
             }
             try {
-                ZooKeeper zk = client.getZookeeperClient().getZooKeeper();
-                long session = zk.getSessionId();
-                long timeout = Math.min(zk.getSessionTimeout(), guard().timings().ttl().toMillis());
-                long before = clock.millis();
-                long sent = System.nanoTime(); // before the request leaves: the server hears it later
-                Stat stat = zk.setData(fullPath(leasePath()), nodeData, nodeVersion);
-                long acked = System.nanoTime();
-                long after = clock.millis();
-                nodeVersion = stat.getVersion();
-                if (session != sessionId || stat.getEphemeralOwner() != session) {
+                ZkLeaseProtocol.Contact c = protocol.contact(machineId(), nodeData, nodeVersion);
+                long timeout = Math.min(c.sessionTimeoutMillis(), guard().timings().ttl().toMillis());
+                nodeVersion = c.stat().getVersion();
+                if (!c.ours(sessionId)) {
                     lose("the lease node " + leasePath() + " belongs to session 0x"
-                            + Long.toHexString(stat.getEphemeralOwner()) + ", not to ours");
+                            + Long.toHexString(c.stat().getEphemeralOwner()) + ", not to ours");
                     return false;
                 }
-                if (guard().acceptSkew(stat.getMtime(), before, after)) {
-                    report(sent, acked, expiry(stat.getMtime(), sent, acked, timeout));
+                if (guard().acceptSkew(c.stat().getMtime(), c.before(), c.after())) {
+                    report(c.sentNanos(), c.ackedNanos(),
+                            ZkLeaseProtocol.expiry(c.stat().getMtime(), c.sentNanos(), c.ackedNanos(), timeout));
                 } else {
                     reportedAckNanos = NONE; // the guard forgot this claim's expiries
                 }
@@ -228,35 +213,10 @@ public final class ZkMachineIdLease extends GuardedLease {
                 if (e instanceof InterruptedException) {
                     Thread.currentThread().interrupt();
                 }
-                LOG.debug("Contact for machine id {} under {} failed: {}", machineId(), root, e.toString());
+                LOG.debug("Contact for machine id {} under {} failed: {}", machineId(), protocol.root(), e.toString());
                 return false;
             }
         }
-    }
-
-    /**
-     * ZooKeeper's earliest possible expiry of the session after a write it acknowledged: the leader
-     * ordered the write at {@code mtime} on its clock, and heard from the session no earlier than
-     * one round trip before; it expires a session only a full timeout after it last heard from it.
-     */
-    static long expiry(long mtimeMillis, long sentNanos, long ackedNanos, long sessionTimeoutMillis) {
-        long rttMillis = Math.max(0, (ackedNanos - sentNanos + 999_999) / 1_000_000);
-        return mtimeMillis - rttMillis + sessionTimeoutMillis;
-    }
-
-    /**
-     * Where a new holder starts: every earlier holder's fence lay at or before
-     * {@code expiry - maxClockSkew - margin}, and the node is created again only after the expiry,
-     * so at an {@code mtime} past it. The last millisecond not to issue is one before.
-     */
-    static long claimMark(long claimMtime, long maxSkewMillis) {
-        return claimMtime - maxSkewMillis - 1;
-    }
-
-    /** How long after a contact is acknowledged the next must be sent to confirm it. */
-    static long lagMillis(long serverTickMillis, long sessionTimeoutMillis, long marginMillis) {
-        long tick = serverTickMillis > 0 ? serverTickMillis : sessionTimeoutMillis / 2;
-        return (tick + 1) / 2 + marginMillis;
     }
 
     /**
@@ -295,8 +255,16 @@ public final class ZkMachineIdLease extends GuardedLease {
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
             }
-            LOG.warn("Recording the high-water mark of machine id {} under {} failed: {}", machineId(), root,
+            LOG.warn("Recording the high-water mark of machine id {} under {} failed: {}", machineId(), protocol.root(),
                     e.toString());
+        }
+    }
+
+    /** Raises the mark node to at least {@code mark}; the write checks the skew too. */
+    private void writeMark(long mark) throws Exception {
+        ZkLeaseProtocol.MarkWrite w = protocol.writeMark(machineId(), mark);
+        if (!closed && !guard().acceptSkew(w.mtime(), w.before(), w.after())) {
+            reportedAckNanos = NONE;
         }
     }
 
@@ -315,6 +283,7 @@ public final class ZkMachineIdLease extends GuardedLease {
             closed = true;
             mark = guard().release();
         }
+        CuratorFramework client = protocol.client();
         client.getConnectionStateListenable().removeListener(listener);
         client.getCuratorListenable().removeListener(closing);
         worker.shutdownNow();
@@ -323,34 +292,26 @@ public final class ZkMachineIdLease extends GuardedLease {
                 // the node goes only once the mark is recorded: else it waits for the session to end,
                 // which the fence already covers
                 writeMark(mark);
-                ZooKeeper zk = client.getZookeeperClient().getZooKeeper();
-                Stat stat = zk.exists(fullPath(leasePath()), false);
-                if (stat != null && stat.getEphemeralOwner() == sessionId) {
-                    zk.delete(fullPath(leasePath()), stat.getVersion());
-                }
-                LOG.info("Released machine id {} under {} (high-water mark {})", machineId(), root, mark);
+                protocol.release(machineId(), sessionId);
+                LOG.info("Released machine id {} under {} (high-water mark {})", machineId(), protocol.root(), mark);
             }
         } catch (Exception e) {
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
             }
             LOG.warn("Releasing machine id {} under {} failed; it frees itself when the session ends: {}",
-                    machineId(), root, e.toString());
+                    machineId(), protocol.root(), e.toString());
         }
     }
 
     @Override
     public String toString() {
-        return "ZooKeeper lease on machine id " + machineId() + " at " + leasePath() + " by " + owner + ", "
+        return "ZooKeeper lease on machine id " + machineId() + " at " + leasePath() + " by " + protocol.owner() + ", "
                 + guard().state();
     }
 
     private String leasePath() {
-        return root + "/leases/" + machineId();
-    }
-
-    private String fullPath(String path) {
-        return ZKPaths.fixForNamespace(client.getNamespace(), path);
+        return protocol.leasePath(machineId());
     }
 
     private void stateChanged(CuratorFramework c, ConnectionState s) {
@@ -371,32 +332,20 @@ public final class ZkMachineIdLease extends GuardedLease {
     private void revalidate() {
         synchronized (lock) {
             long seen = epoch.get();
-            if (closed || !client.getZookeeperClient().isConnected()) {
+            if (closed || !protocol.client().getZookeeperClient().isConnected()) {
                 return;
             }
             try {
-                long session = client.getZookeeperClient().getZooKeeper().getSessionId();
-                Stat stat = client.checkExists().forPath(leasePath());
+                long session = protocol.sessionId();
+                Stat stat = protocol.leaseNode(machineId());
                 if (stat != null && stat.getEphemeralOwner() == session) {
                     sessionId = session;
                     nodeVersion = stat.getVersion();
                     reportedAckNanos = NONE; // start over: the next contact is a first one
                 } else if (stat == null) {
-                    Claim claim = createNode(client, leasePath(), owner, clock);
-                    if (!guard().acceptSkew(claim.mtime, claim.before, claim.after)) {
-                        // the guard fenced; give the id back rather than hold it unusable
-                        client.delete().guaranteed().forPath(leasePath());
-                        retryLater();
+                    if (!reclaim()) {
                         return;
                     }
-                    sessionId = claim.session;
-                    nodeVersion = claim.version;
-                    guard().claimed(expiry(claim.mtime, claim.sentNanos, claim.ackedNanos,
-                            guard().timings().ttl().toMillis()), Math.max(readMark(client, root, machineId()),
-                            claimMark(claim.mtime, maxSkewMillis())));
-                    reportedAckNanos = claim.ackedNanos;
-                    LOG.info("Claimed machine id {} under {} again (high-water mark {})", machineId(), root,
-                            guard().highWaterMark());
                 } else {
                     nodeOurs = false;
                     guard().lost("machine id " + machineId() + " is held by another session (0x"
@@ -416,14 +365,36 @@ public final class ZkMachineIdLease extends GuardedLease {
             } catch (KeeperException.NodeExistsException e) {
                 retryLater();
             } catch (Exception e) {
-                LOG.warn("Checking machine id {} under {} after reconnecting failed: {}", machineId(), root, e.toString());
+                LOG.warn("Checking machine id {} under {} after reconnecting failed: {}", machineId(), protocol.root(),
+                        e.toString());
                 retryLater();
             }
         }
     }
 
-    private long maxSkewMillis() {
-        return guard().timings().maxClockSkew().toMillis();
+    /**
+     * The node is gone: create it again, as a fresh claim (skew checked, expiry and mark handed to
+     * the guard). Caller holds the lock.
+     *
+     * @return whether the id is ours again; if not, a retry is scheduled
+     */
+    private boolean reclaim() throws Exception {
+        ZkLeaseProtocol.Claim claim = protocol.create(machineId());
+        if (!guard().acceptSkew(claim.mtime(), claim.before(), claim.after())) {
+            // the guard fenced; give the id back rather than hold it unusable
+            protocol.deleteGuaranteed(machineId());
+            retryLater();
+            return false;
+        }
+        sessionId = claim.session();
+        nodeVersion = claim.version();
+        guard().claimed(ZkLeaseProtocol.expiry(claim.mtime(), claim.sentNanos(), claim.ackedNanos(),
+                guard().timings().ttl().toMillis()), Math.max(protocol.readMark(machineId()),
+                ZkLeaseProtocol.claimMark(claim.mtime(), guard().timings().maxClockSkew().toMillis())));
+        reportedAckNanos = claim.ackedNanos();
+        LOG.info("Claimed machine id {} under {} again (high-water mark {})", machineId(), protocol.root(),
+                guard().highWaterMark());
+        return true;
     }
 
     private void retryLater() {
@@ -440,11 +411,35 @@ public final class ZkMachineIdLease extends GuardedLease {
                 }
             }
         };
-        client.checkExists().usingWatcher(watcher).forPath(leasePath());
+        protocol.watch(machineId(), watcher);
     }
 
-    /** Starts watching and contacting; returns once the second contact has opened the fence. */
-    private void start(long contactEveryMillis) throws Exception {
+    /**
+     * Takes a fresh claim: checks its skew, hands the guard its expiry and the mark (the stored one,
+     * raised to where every earlier holder's fence lay), then starts watching and contacting.
+     *
+     * @return whether the claim's skew is within the bound; if not, the caller closes the lease
+     */
+    private boolean takeClaim(ZkLeaseProtocol.Claim claim) throws Exception {
+        long stored = protocol.readMark(machineId()); // creates the mark node, so a close can record
+        if (!guard().acceptSkew(claim.mtime(), claim.before(), claim.after())) {
+            return false;
+        }
+        LeaseTimings timings = guard().timings();
+        long mark = Math.max(stored, ZkLeaseProtocol.claimMark(claim.mtime(), timings.maxClockSkew().toMillis()));
+        // the claim is the first contact: it opens nothing, the second does (see start)
+        guard().claimed(ZkLeaseProtocol.expiry(claim.mtime(), claim.sentNanos(), claim.ackedNanos(),
+                timings.ttl().toMillis()), mark);
+        reportedAckNanos = claim.ackedNanos();
+        return true;
+    }
+
+    /**
+     * Starts watching and, in the background unless turned off, contacting; returns once the second
+     * contact has opened the fence.
+     */
+    private void start(long renewEveryMillis, boolean background) throws Exception {
+        CuratorFramework client = protocol.client();
         client.getConnectionStateListenable().addListener(listener);
         client.getCuratorListenable().addListener(closing);
         if (!client.getZookeeperClient().isConnected()) {
@@ -460,7 +455,9 @@ public final class ZkMachineIdLease extends GuardedLease {
             LockSupport.parkNanos(left);
         }
         contact();
-        worker.scheduleWithFixedDelay(this::tick, contactEveryMillis, contactEveryMillis, TimeUnit.MILLISECONDS);
+        if (background) {
+            worker.scheduleWithFixedDelay(this::tick, renewEveryMillis, renewEveryMillis, TimeUnit.MILLISECONDS);
+        }
     }
 
     private void tick() {
@@ -471,87 +468,35 @@ public final class ZkMachineIdLease extends GuardedLease {
                 }
             }
         } catch (RuntimeException e) {
-            LOG.warn("Contact for machine id {} under {} failed", machineId(), root, e);
+            LOG.warn("Contact for machine id {} under {} failed", machineId(), protocol.root(), e);
         }
     }
 
-    /** Raises the mark node to at least {@code mark} by versioned writes; checks the skew. */
-    private void writeMark(long mark) throws Exception {
-        ZooKeeper zk = client.getZookeeperClient().getZooKeeper();
-        String path = fullPath(root + "/marks/" + machineId());
-        for (;;) {
-            Stat stat = new Stat();
-            long stored = parseMark(zk.getData(path, false, stat));
-            long target = Math.max(stored, mark);
-            long before = clock.millis();
-            try {
-                Stat written = zk.setData(path, Long.toString(target).getBytes(StandardCharsets.US_ASCII),
-                        stat.getVersion());
-                if (!closed && !guard().acceptSkew(written.getMtime(), before, clock.millis())) {
-                    reportedAckNanos = NONE;
-                }
-                return;
-            } catch (KeeperException.BadVersionException e) {
-                // another writer raised it meanwhile: read again
-            }
-        }
-    }
-
-    private static long parseMark(byte[] data) {
-        if (data == null || data.length == 0) {
-            return NO_MARK;
-        }
-        return Long.parseLong(new String(data, StandardCharsets.US_ASCII).strip());
-    }
-
-    private static long readMark(CuratorFramework client, String root, long id) throws Exception {
-        String path = root + "/marks/" + id;
-        try {
-            client.create().creatingParentContainersIfNeeded().withMode(CreateMode.PERSISTENT)
-                    .forPath(path, new byte[0]);
-        } catch (KeeperException.NodeExistsException e) {
-            // an earlier holder left it
-        }
-        return parseMark(client.getData().forPath(path));
-    }
-
-    /** What creating the lease node told us: the first contact of a claim, and the node's identity. */
-    private record Claim(long session, int version, byte[] data, long mtime, long sentNanos, long ackedNanos,
-            long before, long after) {
-        long skew() {
-            return mtime - (before + (after - before) / 2);
-        }
-    }
-
-    /** Creates the ephemeral lease node. */
-    private static Claim createNode(CuratorFramework client, String path, String owner, InstantSource clock)
-            throws Exception {
-        long before = clock.millis();
-        byte[] data = ("owner=" + owner + "\nstarted=" + Instant.ofEpochMilli(before) + "\n")
-                .getBytes(StandardCharsets.UTF_8);
-        Stat stat = new Stat();
-        long sent = System.nanoTime();
-        client.create().storingStatIn(stat).creatingParentContainersIfNeeded().withMode(CreateMode.EPHEMERAL)
-                .forPath(path, data);
-        long acked = System.nanoTime();
-        long after = clock.millis();
-        return new Claim(stat.getEphemeralOwner(), stat.getVersion(), data, stat.getMtime(), sent, acked, before,
-                after);
-    }
-
-    /** Configures and acquires a {@link ZkMachineIdLease}. Not thread-safe. */
+    /**
+     * Configures and acquires a {@link ZkMachineIdLease}. Holds configuration only; the claim is the
+     * protocol's. The timings, owner, clock and id range are the shared {@link LeaseSettings}, with
+     * ZooKeeper's defaults where they differ (see each setter). Not thread-safe.
+     */
     public static final class Builder {
+        /** The margin when none is given: ZooKeeper's own TTL is short, a tenth of it would be too little. */
+        private static final Duration DEFAULT_MARGIN = Duration.ofMillis(100);
+
         private final CuratorFramework client;
         private String path = "/idgen";
-        private long maxMachineId = 1023;
-        private Duration maxClockSkew = LeaseTimings.DEFAULT_MAX_CLOCK_SKEW;
-        private Duration margin = Duration.ofMillis(100);
+        /**
+         * The shared settings check every value as it is given and keep the id range, clock, owner
+         * and background flag. The timings' defaults depend on the session timeout, known only when
+         * {@link #acquire()} reads it, so the timings given are also kept here ({@code null}: not
+         * given) and the checked {@link LeaseTimings} are made there.
+         */
+        private final LeaseSettings settings = new LeaseSettings(Duration.ofSeconds(30), 1023);
+        private Duration ttl;
+        private Duration renewEvery;
+        private Duration safetyMargin;
+        private Duration maxClockSkew;
         private Duration serverTick = Duration.ZERO;
-        private Duration contactEvery = Duration.ZERO;
         private Duration markEvery = Duration.ofSeconds(5);
         private Duration retryEvery = Duration.ofMillis(500);
-        private InstantSource clock = InstantSource.system();
-        private String owner = LeaseGuard.defaultOwner();
         private LongConsumer beforeClaim = id -> { };
 
         private Builder(CuratorFramework client) {
@@ -576,20 +521,36 @@ public final class ZkMachineIdLease extends GuardedLease {
          * @return this builder
          */
         public Builder maxMachineId(long maxMachineId) {
-            this.maxMachineId = LeaseSettings.checkMaxMachineId(maxMachineId);
+            settings.maxMachineId(maxMachineId);
             return this;
         }
 
         /**
-         * The largest difference allowed between the local clock and ZooKeeper's; default 1 s. The
-         * fence stands this far before ZooKeeper's earliest expiry of the session, and a new holder
-         * starts this far before its claim, so either holder's clock may be off by this much.
+         * How long one acknowledged contact lasts at the least: default, and at most, the client's
+         * negotiated session timeout (ZooKeeper expires a session only that long after it last heard
+         * from it). A shorter one fences earlier than it must; {@link #acquire()} refuses a longer
+         * one, naming both.
          *
-         * @param max the skew bound, 0 to 1 hour
+         * @param ttl the TTL, at least 100 ms; see {@link LeaseTimings} for what it must exceed
          * @return this builder
          */
-        public Builder maxClockSkew(Duration max) {
-            this.maxClockSkew = checked("maxClockSkew", max, Duration.ZERO);
+        public Builder ttl(Duration ttl) {
+            settings.ttl(ttl);
+            this.ttl = ttl;
+            return this;
+        }
+
+        /**
+         * How often the lease writes its node (a contact) to move the fence; default a third of
+         * {@code sessionTimeout - 2 x maxClockSkew - safetyMargin}, and at least
+         * {@code serverTickTime / 2 + safetyMargin}. {@link #acquire()} checks the inequalities.
+         *
+         * @param renewEvery the interval, positive
+         * @return this builder
+         */
+        public Builder renewEvery(Duration renewEvery) {
+            settings.renewEvery(renewEvery);
+            this.renewEvery = renewEvery;
             return this;
         }
 
@@ -598,11 +559,59 @@ public final class ZkMachineIdLease extends GuardedLease {
          * session, the spread between the servers' clocks (a new leader's {@code mtime}), and any
          * delay beyond half a tick before a follower reports a contact to the leader; default 100 ms.
          *
-         * @param margin the margin, 0 to 1 hour
+         * @param margin the margin, zero or more
          * @return this builder
          */
-        public Builder margin(Duration margin) {
-            this.margin = checked("margin", margin, Duration.ZERO);
+        public Builder safetyMargin(Duration margin) {
+            settings.safetyMargin(margin);
+            this.safetyMargin = margin;
+            return this;
+        }
+
+        /**
+         * The largest difference allowed between the local clock and ZooKeeper's; default 1 s. The
+         * fence stands this far before ZooKeeper's earliest expiry of the session, and a new holder
+         * starts this far before its claim, so either holder's clock may be off by this much.
+         *
+         * @param max the skew bound, zero or more
+         * @return this builder
+         */
+        public Builder maxClockSkew(Duration max) {
+            settings.maxClockSkew(max);
+            this.maxClockSkew = max;
+            return this;
+        }
+
+        /**
+         * @param clock the local wall clock compared with ZooKeeper's: the generator's clock; default
+         *     the system clock
+         * @return this builder
+         */
+        public Builder clock(InstantSource clock) {
+            settings.clock(clock);
+            return this;
+        }
+
+        /**
+         * @param owner the holder's name stored in the lease node; default host, process id and a
+         *     random suffix ({@link LeaseGuard#defaultOwner()})
+         * @return this builder
+         */
+        public Builder owner(String owner) {
+            settings.owner(owner);
+            return this;
+        }
+
+        /**
+         * Whether the lease contacts ZooKeeper on a thread of its own. Without it the caller renews
+         * ({@link ZkMachineIdLease#renewNow()}); for tests. The fence never needs a thread; the
+         * lease still reacts to connection events and re-claims on its worker.
+         *
+         * @param background default {@code true}
+         * @return this builder
+         */
+        Builder background(boolean background) {
+            settings.background(background);
             return this;
         }
 
@@ -619,19 +628,6 @@ public final class ZkMachineIdLease extends GuardedLease {
          */
         public Builder serverTickTime(Duration tick) {
             this.serverTick = checked("serverTickTime", tick, Duration.ofMillis(1));
-            return this;
-        }
-
-        /**
-         * How often the lease writes its node to move the fence; default a third of
-         * {@code sessionTimeout - 2 x maxClockSkew - margin}, and at least
-         * {@code serverTickTime / 2 + margin}. {@link #acquire()} checks the inequalities.
-         *
-         * @param every the interval, 1 ms to 1 hour
-         * @return this builder
-         */
-        public Builder contactEvery(Duration every) {
-            this.contactEvery = checked("contactEvery", every, Duration.ofMillis(1));
             return this;
         }
 
@@ -662,26 +658,6 @@ public final class ZkMachineIdLease extends GuardedLease {
             return d;
         }
 
-        /**
-         * @param clock the local wall clock compared with ZooKeeper's: the generator's clock; default
-         *     the system clock
-         * @return this builder
-         */
-        public Builder clock(InstantSource clock) {
-            this.clock = Objects.requireNonNull(clock, "clock");
-            return this;
-        }
-
-        /**
-         * @param owner the holder's name stored in the lease node; default host, process id and a
-         *     random suffix
-         * @return this builder
-         */
-        public Builder owner(String owner) {
-            this.owner = Objects.requireNonNull(owner, "owner");
-            return this;
-        }
-
         /** Tests: runs with each free id the claim is about to create the node of. */
         Builder beforeClaim(LongConsumer beforeClaim) {
             this.beforeClaim = Objects.requireNonNull(beforeClaim, "beforeClaim");
@@ -691,64 +667,30 @@ public final class ZkMachineIdLease extends GuardedLease {
         /**
          * Checks the timings against the client's negotiated session timeout, creates the lease node
          * of the lowest free id, then contacts ZooKeeper once more after
-         * {@code serverTickTime / 2 + margin}, which opens the fence: so it takes about that long.
+         * {@code serverTickTime / 2 + safetyMargin}, which opens the fence: so it takes about that
+         * long.
          *
          * @return the lease, held
          * @throws MachineIdLeaseException if every id is taken, ZooKeeper cannot be reached, or the
          *     clocks differ by more than {@link #maxClockSkew(Duration)}
          * @throws IllegalArgumentException if the timings fail
-         *     {@code sessionTimeout > 2 x contactEvery + 2 x maxClockSkew + margin} or
-         *     {@code contactEvery >= serverTickTime / 2 + margin}; the message names the numbers
+         *     {@code ttl > 2 x renewEvery + 2 x maxClockSkew + safetyMargin},
+         *     {@code renewEvery >= serverTickTime / 2 + safetyMargin} or {@code ttl <= sessionTimeout};
+         *     the message names the numbers
          */
         public ZkMachineIdLease acquire() {
-            String leases = path + "/leases";
             long[] lag = new long[1];
             LeaseTimings timings = timings(lag);
+            ZkLeaseProtocol protocol = new ZkLeaseProtocol(client, path, settings.ownerOrDefault(), settings.clock());
             try {
-                client.createContainers(leases);
-                long rounds = LeaseSettings.claimRounds(maxMachineId);
-                for (long round = 0; round < rounds; round++) {
-                    List<String> children = client.getChildren().forPath(leases);
-                    Set<Long> taken = new HashSet<>();
-                    for (String child : children) {
-                        try {
-                            taken.add(Long.parseLong(child));
-                        } catch (NumberFormatException e) {
-                            // not ours: ignore
-                        }
-                    }
-                    boolean anyFree = false;
-                    for (long id = 0; id <= maxMachineId; id++) {
-                        if (taken.contains(id)) {
-                            continue;
-                        }
-                        anyFree = true;
-                        Claim claim;
-                        beforeClaim.accept(id);
-                        try {
-                            claim = createNode(client, leases + "/" + id, owner, clock);
-                        } catch (KeeperException.NodeExistsException e) {
-                            continue; // another client was faster
-                        }
-                        return claimed(id, claim, timings, lag[0]);
-                    }
-                    if (!anyFree) {
-                        throw new MachineIdLeaseException("Every machine id 0.." + maxMachineId + " under " + leases
-                                + " is held by a live session; free one, or widen the space: raise maxMachineId (up"
-                                + " to the layout's maxMachineId()) or use a layout with more machine-id bits (e.g."
-                                + " SnowflakeLayout.SONYFLAKE, 0..65535)");
-                    }
-                }
-                throw new MachineIdLeaseException("Lost the race for the free machine ids 0.." + maxMachineId
-                        + " under " + leases + " " + rounds + " times over, each to another client; ids are freed"
-                        + " as fast as others take them, try again");
+                return claimed(protocol, protocol.claimLowestFree(settings.maxMachineId(), beforeClaim), timings, lag[0]);
             } catch (MachineIdLeaseException e) {
                 throw e;
             } catch (Exception e) {
                 if (e instanceof InterruptedException) {
                     Thread.currentThread().interrupt();
                 }
-                throw new MachineIdLeaseException("Could not claim a machine id under " + leases + ": " + e, e);
+                throw new MachineIdLeaseException("Could not claim a machine id under " + path + "/leases: " + e, e);
             }
         }
 
@@ -766,20 +708,31 @@ public final class ZkMachineIdLease extends GuardedLease {
             } catch (Exception e) {
                 throw new MachineIdLeaseException("Could not read the negotiated ZooKeeper session timeout: " + e, e);
             }
-            long skew = maxClockSkew.toMillis();
+            long ttlMillis = ttl != null ? ttl.toMillis() : session;
+            if (ttlMillis > session) {
+                throw new IllegalArgumentException("ttl " + ttlMillis + " ms exceeds the negotiated ZooKeeper session timeout "
+                        + session + " ms: a session may expire that long after the server last heard from it; use at"
+                        + " most " + session + " ms, or leave ttl unset");
+            }
+            Duration skew = maxClockSkew != null ? maxClockSkew : LeaseTimings.DEFAULT_MAX_CLOCK_SKEW;
+            Duration margin = safetyMargin != null ? safetyMargin : DEFAULT_MARGIN;
             long m = margin.toMillis();
-            long lag = lagMillis(serverTick.toMillis(), session, m);
-            long every = contactEvery.isZero() ? Math.max(lag, (session - 2 * skew - m) / 3) : contactEvery.toMillis();
+            long lag = ZkLeaseProtocol.lagMillis(serverTick.toMillis(), session, m);
+            long every = renewEvery != null ? renewEvery.toMillis()
+                    : Math.max(lag, (ttlMillis - 2 * skew.toMillis() - m) / 3);
             if (every < lag) {
-                throw new IllegalArgumentException("contactEvery " + every + " ms is shorter than the " + lag
+                throw new IllegalArgumentException("renewEvery " + every + " ms is shorter than the " + lag
                         + " ms a ZooKeeper follower may take to report a contact to the leader (serverTickTime "
                         + (serverTick.isZero() ? "unset, taken as half the session timeout" : serverTick.toMillis()
-                        + " ms") + " / 2 + margin " + m + " ms); use at least " + lag + " ms");
+                        + " ms") + " / 2 + safetyMargin " + m + " ms); use at least " + lag + " ms");
             }
             lagOut[0] = lag;
             try {
-                return new LeaseTimings(Duration.ofMillis(session), Duration.ofMillis(every), margin, maxClockSkew);
+                return LeaseTimings.of(Duration.ofMillis(ttlMillis), Duration.ofMillis(Math.max(1, every)), margin, skew);
             } catch (IllegalArgumentException e) {
+                if (!e.getMessage().startsWith("Lease timings do not fit")) {
+                    throw e; // a value out of range on its own: its message says so
+                }
                 throw new IllegalArgumentException("ZooKeeper session timeout " + session + " ms (as negotiated;"
                         + " serverTickTime " + (serverTick.isZero() ? "unset, taken as " + session / 2
                         : serverTick.toMillis()) + " ms, so contacts every " + every + " ms) is too short: "
@@ -787,26 +740,21 @@ public final class ZkMachineIdLease extends GuardedLease {
             }
         }
 
-        private ZkMachineIdLease claimed(long id, Claim claim, LeaseTimings timings, long lag) throws Exception {
-            String name = "machine id " + id + " under " + path;
-            LeaseGuard guard = new LeaseGuard(name, timings, clock);
-            long stored = readMark(client, path, id); // creates the mark node, so a close can record
-            ZkMachineIdLease lease = new ZkMachineIdLease(this, id, claim, guard, lag);
-            if (!guard.acceptSkew(claim.mtime, claim.before, claim.after)) {
+        private ZkMachineIdLease claimed(ZkLeaseProtocol protocol, ZkLeaseProtocol.Claim claim, LeaseTimings timings,
+                long lag) throws Exception {
+            ZkMachineIdLease lease = new ZkMachineIdLease(protocol, claim, timings, settings.clock(), lag,
+                    retryEvery.toMillis(), markEvery.toNanos());
+            if (!lease.takeClaim(claim)) {
                 lease.close();
                 throw new MachineIdLeaseException("The local clock is " + claim.skew() + " ms from ZooKeeper's (node "
-                        + path + "/leases/" + id + "), beyond the allowed " + maxClockSkew.toMillis()
-                        + " ms; fix the clock (NTP) before claiming a machine id");
+                        + protocol.leasePath(claim.id()) + "), beyond the allowed "
+                        + timings.maxClockSkew().toMillis() + " ms; fix the clock (NTP) before claiming a machine id");
             }
-            long mark = Math.max(stored, claimMark(claim.mtime, maxClockSkew.toMillis()));
-            // the claim is the first contact: it opens nothing, the second does (see start)
-            guard.claimed(expiry(claim.mtime, claim.sentNanos, claim.ackedNanos, timings.ttl().toMillis()), mark);
-            lease.reportedAckNanos = claim.ackedNanos;
             LOG.info("Claimed machine id {} under {} (session 0x{}, high-water mark {}, clock skew {} ms, contact"
-                    + " every {} ms)", id, path, Long.toHexString(claim.session), mark, claim.skew(),
-                    timings.renewEvery().toMillis());
+                    + " every {} ms)", claim.id(), path, Long.toHexString(claim.session()), lease.highWaterMark(),
+                    claim.skew(), timings.renewEvery().toMillis());
             try {
-                lease.start(timings.renewEvery().toMillis());
+                lease.start(timings.renewEvery().toMillis(), settings.background());
             } catch (Exception e) {
                 lease.close();
                 throw e;

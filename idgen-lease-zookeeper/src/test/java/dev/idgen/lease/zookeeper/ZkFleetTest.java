@@ -51,8 +51,8 @@ class ZkFleetTest {
      * >= tick / 2 + margin; the same 10 s and 2 s as the other fleets.
      */
     private static ZkMachineIdLease.Builder timings(ZkMachineIdLease.Builder b) {
-        return b.serverTickTime(Duration.ofMillis(TICK_MS)).contactEvery(Duration.ofSeconds(2))
-                .margin(Duration.ofMillis(300)).maxClockSkew(Duration.ofSeconds(1));
+        return b.serverTickTime(Duration.ofMillis(TICK_MS)).renewEvery(Duration.ofSeconds(2))
+                .safetyMargin(Duration.ofMillis(300)).maxClockSkew(Duration.ofSeconds(1));
     }
 
     /** One client, one session, behind one proxy. */

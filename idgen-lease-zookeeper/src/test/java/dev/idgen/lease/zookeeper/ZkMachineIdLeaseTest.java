@@ -231,7 +231,7 @@ class ZkMachineIdLeaseTest {
                         if (other != null) {
                             failures.add(name + " and " + other + " both hold machine id " + lease.machineId());
                         }
-                        if (!lease.recordMarkNow()) {
+                        if (!lease.renewNow()) {
                             failures.add(name + " does not hold its fresh lease " + lease);
                         }
                         holders.remove(lease.machineId(), name);
@@ -398,7 +398,7 @@ class ZkMachineIdLeaseTest {
         ok.close();
         ZkMachineIdLease lease = track(ZkMachineIdLease.builder(c).serverTickTime(TICK).path("/skew").maxMachineId(0).clock(drifting).acquire());
         drifting.offset.set(4000);
-        assertFalse(lease.recordMarkNow(), "fenced while the clock is 4 s off");
+        assertFalse(lease.renewNow(), "fenced while the clock is 4 s off");
         assertTrue(lease.toString().contains("ms from the coordinator's"), lease.toString());
         assertEquals(Instant.MIN, lease.fence(), "the fence is shut at once");
         drifting.offset.set(0);

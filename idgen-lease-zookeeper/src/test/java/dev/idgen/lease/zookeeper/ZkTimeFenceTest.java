@@ -11,6 +11,7 @@ import dev.idgen.machine.MachineIdLeaseException;
 import dev.idgen.machine.MachineIdLostException;
 import dev.idgen.snowflake.SnowflakeGenerator;
 import dev.idgen.snowflake.SnowflakeLayout;
+import dev.idgen.machine.spi.LeaseTimings;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -107,9 +108,9 @@ class ZkTimeFenceTest {
                 + " others", e.getMessage());
         IllegalArgumentException soon = assertThrows(IllegalArgumentException.class,
                 () -> ZkMachineIdLease.builder(c).path("/timings").serverTickTime(TICK)
-                        .contactEvery(Duration.ofMillis(150)).acquire());
-        assertEquals("contactEvery 150 ms is shorter than the 200 ms a ZooKeeper follower may take to report a"
-                + " contact to the leader (serverTickTime 200 ms / 2 + margin 100 ms); use at least 200 ms",
+                        .renewEvery(Duration.ofMillis(150)).acquire());
+        assertEquals("renewEvery 150 ms is shorter than the 200 ms a ZooKeeper follower may take to report a"
+                + " contact to the leader (serverTickTime 200 ms / 2 + safetyMargin 100 ms); use at least 200 ms",
                 soon.getMessage());
         assertEquals(null, c.checkExists().forPath("/timings/leases/0"), "a refused configuration claims no id");
 
@@ -120,12 +121,42 @@ class ZkTimeFenceTest {
     }
 
     @Test
+    void theBuilderTakesTheSharedTimingNamesWithTheSessionAsTheLongestTtl() throws Exception {
+        CuratorFramework c = client(server.getConnectString());
+        IllegalArgumentException tooLong = assertThrows(IllegalArgumentException.class,
+                () -> ZkMachineIdLease.builder(c).path("/shared").serverTickTime(TICK).ttl(Duration.ofMillis(3500))
+                        .acquire());
+        assertEquals("ttl 3500 ms exceeds the negotiated ZooKeeper session timeout 3000 ms: a session may expire"
+                + " that long after the server last heard from it; use at most 3000 ms, or leave ttl unset",
+                tooLong.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> ZkMachineIdLease.builder(c).owner(" "));
+        assertEquals(null, c.checkExists().forPath("/shared/leases/0"), "a refused configuration claims no id");
+
+        // a shorter ttl, the shared names, and no background contacts: the caller renews
+        ZkMachineIdLease lease = ZkMachineIdLease.builder(c).path("/shared").serverTickTime(TICK)
+                .ttl(Duration.ofMillis(2800)).renewEvery(Duration.ofMillis(250)).safetyMargin(Duration.ofMillis(150))
+                .maxClockSkew(Duration.ofMillis(500)).owner("shared-names").background(false).acquire();
+        cleanup.add(lease);
+        assertEquals(new LeaseTimings(Duration.ofMillis(2800), Duration.ofMillis(250), Duration.ofMillis(150),
+                Duration.ofMillis(500)), lease.timings());
+        assertEquals("shared-names", lease.owner());
+        assertTrue(lease.isHeld(), lease.toString());
+        int version = c.checkExists().forPath("/shared/leases/" + lease.machineId()).getVersion();
+        Thread.sleep(600); // real time: more than two renewal intervals with no thread of the lease's own
+        assertEquals(version, c.checkExists().forPath("/shared/leases/" + lease.machineId()).getVersion(),
+                "no contact without background renewal");
+        assertTrue(lease.renewNow(), lease.toString());
+        assertTrue(c.checkExists().forPath("/shared/leases/" + lease.machineId()).getVersion() > version,
+                "renewNow contacts");
+    }
+
+    @Test
     void theArithmeticOfOneContact() {
         // mtime 10 000, sent and acknowledged 2.5 ms apart (3 ms rounded up), session 3 000
-        assertEquals(12_997, ZkMachineIdLease.expiry(10_000, 1_000_000, 3_500_000, 3_000));
-        assertEquals(8_999, ZkMachineIdLease.claimMark(10_000, 1_000));
-        assertEquals(200, ZkMachineIdLease.lagMillis(200, 3_000, 100));
-        assertEquals(850, ZkMachineIdLease.lagMillis(0, 3_000, 100), "unset tick: half the session");
+        assertEquals(12_997, ZkLeaseProtocol.expiry(10_000, 1_000_000, 3_500_000, 3_000));
+        assertEquals(8_999, ZkLeaseProtocol.claimMark(10_000, 1_000));
+        assertEquals(200, ZkLeaseProtocol.lagMillis(200, 3_000, 100));
+        assertEquals(850, ZkLeaseProtocol.lagMillis(0, 3_000, 100), "unset tick: half the session");
     }
 
     @Test
