@@ -1,5 +1,6 @@
 package dev.idgen.machine.spi;
 
+import java.time.Clock;
 import java.time.InstantSource;
 import java.util.Objects;
 import java.util.function.LongSupplier;
@@ -54,14 +55,19 @@ public final class IncarnationWatch {
     }
 
     /**
-     * A watch on this JVM's process id and {@code System.nanoTime()}.
+     * A watch on this JVM's process id and, when {@code wall} is the system clock, on the system
+     * clock against {@code System.nanoTime()}. An injected clock (a test's, or one a user drives)
+     * need not move with real time, so against it only the process id is watched.
      *
      * @param wall the wall clock (the generator's)
      * @param jumpMillis how far the clocks may drift apart between two looks
      * @return the watch
      */
     public static IncarnationWatch ofThisProcess(InstantSource wall, long jumpMillis) {
-        return new IncarnationWatch(() -> ProcessHandle.current().pid(), wall, System::nanoTime, jumpMillis);
+        boolean system = wall.equals(InstantSource.system())
+                || wall instanceof Clock c && c.equals(Clock.system(c.getZone()));
+        return new IncarnationWatch(() -> ProcessHandle.current().pid(), wall, System::nanoTime,
+                system ? jumpMillis : Long.MAX_VALUE);
     }
 
     /**

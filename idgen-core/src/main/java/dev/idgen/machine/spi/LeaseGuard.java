@@ -244,11 +244,12 @@ public final class LeaseGuard {
         previousExpiry = NONE;
         lastExpiry = expiresMillis;
         long before = machineId;
-        machineId = claimedId;
         mark.raiseTo(coordinatorMark);
         // raises the generator to the mark, then moves it to the claim (not for a guard that was
-        // never told its id, which only tests build)
+        // never told its id, which only tests build); a generator with no room for the id throws,
+        // and the lease keeps naming the id it held, fenced
         mark.switchTo(before, claimedId);
+        machineId = claimedId;
         claims++;
         if (again) {
             LOG.info("Claimed machine id {} again after the lease was fenced{} (high-water mark {})", claimedId,

@@ -95,6 +95,24 @@ class LeaseReclaimTest {
     }
 
     @Test
+    void anIdTheGeneratorHasNoRoomForIsRefusedAndTheLeaseStillNamesItsOldIdFenced() {
+        SnowflakeLayout small = SnowflakeLayout.custom("small").epoch(Instant.EPOCH).tick(Duration.ofMillis(1))
+                .timestampBits(49).machineBits(3).sequenceBits(11)
+                .fieldOrder(SnowflakeLayout.FieldOrder.TIME_MACHINE_SEQUENCE).build();
+        guard.claimed(7, T0 + 10_000, MachineIdLease.NO_MARK);
+        guard.acknowledged(T0 + 10_000, MachineIdLease.NO_MARK);
+        SnowflakeGenerator ids = SnowflakeGenerator.builder().layout(small).machineId(lease).clock(clock).build();
+        ids.nextLong();
+        guard.lost("taken over");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> guard.claimed(9, T0 + 10_050, MachineIdLease.NO_MARK));
+        assertTrue(e.getMessage().contains("machine id 9") && e.getMessage().contains("0..7"), e.getMessage());
+        assertEquals(7, lease.machineId(), "the lease still names the id it held");
+        assertEquals(0, lease.reclaims());
+        assertThrows(MachineIdLostException.class, ids::nextLong, "and stays fenced");
+    }
+
+    @Test
     void aCallPastTheFenceIsRefusedAndRecordsNothingSoTheClockCanComeBack() {
         SnowflakeGenerator ids = heldGenerator(ClockBackwardsPolicy.refuse());
         ids.nextLong();
