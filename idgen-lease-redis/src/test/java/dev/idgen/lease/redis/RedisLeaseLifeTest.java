@@ -113,6 +113,15 @@ class RedisLeaseLifeTest {
         return s;
     }
 
+    /** Fails naming how many IDs {@code a} and {@code b} have in common, and the first of them. */
+    private static void assertDisjoint(List<Long> a, List<Long> b, String what) {
+        Set<Long> c = common(a, b);
+        if (!c.isEmpty()) {
+            long first = Collections.min(c);
+            fail(what + (what.isEmpty() ? "" : ": ") + c.size() + " IDs in common, the first " + LAYOUT.decode(first));
+        }
+    }
+
     private static long millisOf(long id) {
         return LAYOUT.decode(id).timestamp().toEpochMilli();
     }
@@ -158,7 +167,7 @@ class RedisLeaseLifeTest {
         aMade.addAll(after);
         assertStrictlyIncreasing(aMade);
         assertEquals(2_000, new HashSet<>(aMade).size());
-        assertEquals(Set.of(), common(aMade, bMade));
+        assertDisjoint(aMade, bMade, "");
         assertTrue(b.renewNow(), "B keeps id 0");
         assertTrue(a.renewNow(), "A keeps id 1");
         assertEquals(1, a.reclaims(), "a renewal of the new claim is no re-claim");
@@ -192,7 +201,7 @@ class RedisLeaseLifeTest {
         assertTrue(after.get(0) > bLast, "A's first ID after taking its id back is above B's last");
         aMade.addAll(after);
         assertStrictlyIncreasing(aMade);
-        assertEquals(Set.of(), common(aMade, bMade));
+        assertDisjoint(aMade, bMade, "");
     }
 
     // ---- 2. copies of one image ------------------------------------------------------------------
@@ -219,7 +228,7 @@ class RedisLeaseLifeTest {
             aMade.addAll(makeWhileHeld(aIds, 500));
             cMade.addAll(makeWhileHeld(cIds, 500));
         }
-        assertEquals(Set.of(), common(aMade, cMade));
+        assertDisjoint(aMade, cMade, "");
         assertEquals(Set.of(0L, 1L), Set.of(a.machineId(), c.machineId()), "one copy keeps id 0, the other claimed 1");
         RedisMachineIdLease loser = a.machineId() == 0 ? c : a;
         assertEquals(0, (loser == a ? c : a).reclaims());
@@ -255,7 +264,7 @@ class RedisLeaseLifeTest {
             assertTrue(a.renewNow());
             assertTrue(c.renewNow());
         }
-        assertEquals(Set.of(), common(aMade, cMade));
+        assertDisjoint(aMade, cMade, "");
         assertEquals(1, a.reclaims());
         assertEquals(0, c.reclaims());
         assertEquals(1, c.losses(), "the restore shut the copy's open fence once");
@@ -296,8 +305,8 @@ class RedisLeaseLifeTest {
         List<Long> cAll = new ArrayList<>(cBefore);
         cAll.addAll(cAfter);
         Set<Long> shared = common(aAll, cAll);
-        assertEquals(Set.of(), common(aAfter, cAfter), "after the loser's first renewal the copies share nothing");
-        assertEquals(Set.of(), common(aAll, cAfter), "no ID the loser made after its renewal is the winner's");
+        assertDisjoint(aAfter, cAfter, "after the loser's first renewal the copies share nothing");
+        assertDisjoint(aAll, cAfter, "no ID the loser made after its renewal is the winner's");
         long lastShared = shared.stream().mapToLong(Long::longValue).max().orElse(0);
         assertTrue(millisOf(lastShared) <= loserRenewed, "a shared ID (" + LAYOUT.decode(lastShared) + ") stamped"
                 + " after the loser's renewal at " + Instant.ofEpochMilli(loserRenewed));
@@ -347,7 +356,7 @@ class RedisLeaseLifeTest {
         assertTrue(millisOf(bFirst) >= aFence, "B's first ID (" + LAYOUT.decode(bFirst) + ") is at or above A's fence "
                 + Instant.ofEpochMilli(aFence));
         assertTrue(bFirst > aLast);
-        assertEquals(Set.of(), common(aMade, bMade));
+        assertDisjoint(aMade, bMade, "");
         assertEquals("1000", sync.hget(redis.prefix + "{0}:mark", "o"), "the record carries B's offset now");
     }
 
