@@ -83,12 +83,19 @@ public final class RedisMachineIdLease extends GuardedLease {
     private final long maxMachineId;
     private final long watchdogNanos;
     private final Object lock = new Object();
+    /**
+     * The id of the claim in force (or lost last): what the lease renews, releases and claims first
+     * again. It follows the guard's {@link #machineId()} except after a claim the generator could not
+     * take: the guard then names that id (LeaseGuard.claimed sets it before the generator refuses),
+     * but the lease gave it back and keeps this one.
+     */
+    private volatile long heldId;
     /** The fencing token of our claim on the key; changes with each claim. */
     private volatile long token;
     /** The nonce our last acknowledged write left in the record; a renewal must find it there. */
     private volatile String nonce;
     /**
-     * Whether the key of {@link #machineId()} is ours as far as we know: false from the moment a
+     * Whether the key of {@link #heldId} is ours as far as we know: false from the moment a
      * renewal found it gone, another holder's or another copy's, until a new claim. Guarded by lock.
      */
     private boolean claimIsOurs = true;
@@ -104,6 +111,7 @@ public final class RedisMachineIdLease extends GuardedLease {
             long machineId, boolean reclaimAnyId, long maxMachineId) {
         super(machineId, LeaseGuard.named("at Redis prefix " + protocol.prefix(), timings, clock));
         this.protocol = protocol;
+        this.heldId = machineId;
         this.clock = clock;
         this.reclaimAnyId = reclaimAnyId;
         this.maxMachineId = maxMachineId;
@@ -144,7 +152,7 @@ public final class RedisMachineIdLease extends GuardedLease {
 
     /** {@return the Redis key of the lease: the key of the id claimed last} */
     public String key() {
-        return protocol.leaseKey(machineId());
+        return protocol.leaseKey(heldId);
     }
 
     /** {@return Redis's clock minus the local clock, as last measured (positive: Redis is ahead)} */
@@ -174,22 +182,22 @@ public final class RedisMachineIdLease extends GuardedLease {
                 if (!claimIsOurs) {
                     return reclaim();
                 }
-                Reply r = protocol.renew(machineId(), token, nonce, guard().markToRecord());
+                Reply r = protocol.renew(heldId, token, nonce, guard().markToRecord());
                 switch (r.status()) {
                     case DONE -> acknowledge(r);
                     case NOT_OURS -> {
-                        loseClaim("the key of machine id " + machineId() + " expired or was taken by another holder");
+                        loseClaim("the key of machine id " + heldId + " expired or was taken by another holder");
                         return reclaim();
                     }
                     case COPIED -> {
                         loseClaim("another copy of this process image (same owner and token) renewed machine id "
-                                + machineId() + " first; this copy claims as a new holder");
+                                + heldId + " first; this copy claims as a new holder");
                         return reclaim();
                     }
                 }
             } catch (RedisLeaseIoException e) {
                 LOG.warn("Renewing machine id {} at Redis key {} failed (the fence stays where the last renewals put"
-                        + " it): {}", machineId(), key(), e.getMessage());
+                        + " it): {}", heldId, key(), e.getMessage());
             }
             return isHeld();
         }
@@ -236,7 +244,7 @@ public final class RedisMachineIdLease extends GuardedLease {
             }
             mark = guard().release(); // fence first, then read the mark: nothing slips between
             forgetWatchdog();
-            id = machineId();
+            id = heldId;
             tok = token;
             n = nonce;
         }
@@ -256,7 +264,7 @@ public final class RedisMachineIdLease extends GuardedLease {
 
     @Override
     public String toString() {
-        return "Redis lease on machine id " + machineId() + " at key " + key() + " by " + protocol.owner() + ", token "
+        return "Redis lease on machine id " + heldId + " at key " + key() + " by " + protocol.owner() + ", token "
                 + token + ", " + guard().state();
     }
 
@@ -267,7 +275,7 @@ public final class RedisMachineIdLease extends GuardedLease {
      */
     RedisMachineIdLease copyOfImage(StatefulRedisConnection<String, String> connection) {
         synchronized (lock) {
-            RedisMachineIdLease copy = new RedisMachineIdLease(protocol.on(connection), timings(), clock, machineId(),
+            RedisMachineIdLease copy = new RedisMachineIdLease(protocol.on(connection), timings(), clock, heldId,
                     reclaimAnyId, maxMachineId);
             synchronized (copy.lock) {
                 copy.token = token;
@@ -275,10 +283,10 @@ public final class RedisMachineIdLease extends GuardedLease {
                 copy.claimIsOurs = claimIsOurs;
                 long mark = guard().markToRecord();
                 if (previousExpiry != NONE) {
-                    copy.guard().claimed(machineId(), previousExpiry, mark);
+                    copy.guard().claimed(heldId, previousExpiry, mark);
                     copy.guard().acknowledged(lastExpiry, mark);
                 } else if (lastExpiry != NONE) {
-                    copy.guard().claimed(machineId(), lastExpiry, mark);
+                    copy.guard().claimed(heldId, lastExpiry, mark);
                 }
                 copy.previousExpiry = previousExpiry;
                 copy.lastExpiry = lastExpiry;
@@ -308,7 +316,7 @@ public final class RedisMachineIdLease extends GuardedLease {
             }
             return false;
         }
-        long before = machineId();
+        long before = heldId;
         try {
             guard().claimed(r.machineId(), r.expiresMillis(), r.mark());
         } catch (IllegalArgumentException e) {
@@ -318,6 +326,7 @@ public final class RedisMachineIdLease extends GuardedLease {
             giveBack(r, "the generator has no room for it");
             return false;
         }
+        heldId = r.machineId();
         token = r.token();
         nonce = r.nonce();
         claimIsOurs = true;
@@ -329,9 +338,9 @@ public final class RedisMachineIdLease extends GuardedLease {
             LOG.info("Claimed machine id {} at Redis key {} (token {}, high-water mark {}); the lease held machine id {}"
                     + " before", r.machineId(), key(), r.token(), LeaseGuard.markText(r.mark()), before);
         }
-        Reply renewal = protocol.renew(machineId(), token, nonce, guard().markToRecord());
+        Reply renewal = protocol.renew(heldId, token, nonce, guard().markToRecord());
         if (!renewal.ok()) {
-            loseClaim("the key of machine id " + machineId() + " was taken over right after the claim");
+            loseClaim("the key of machine id " + heldId + " was taken over right after the claim");
             return false;
         }
         acknowledge(renewal);
@@ -390,7 +399,7 @@ public final class RedisMachineIdLease extends GuardedLease {
         if (protocol.uptimeAboveMillis() < guard().timings().ttl().toMillis()) {
             return false; // a restarted Redis may have forgotten another's claim: wait a TTL
         }
-        long own = machineId();
+        long own = heldId;
         Reply r = protocol.claimFirstFree(own, own);
         if (!r.ok() && reclaimAnyId) {
             r = protocol.claimLowestFree(maxMachineId);
@@ -402,7 +411,7 @@ public final class RedisMachineIdLease extends GuardedLease {
     }
 
     private void startBackground(Duration renewEvery) {
-        String name = "idgen-lease-redis-" + machineId() + "-renew";
+        String name = "idgen-lease-redis-" + heldId + "-renew";
         renewer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, name);
             t.setDaemon(true);
@@ -416,7 +425,7 @@ public final class RedisMachineIdLease extends GuardedLease {
         try {
             renewNow();
         } catch (RuntimeException e) {
-            LOG.warn("Renewal of machine id {} at Redis key {} failed", machineId(), key(), e);
+            LOG.warn("Renewal of machine id {} at Redis key {} failed", heldId, key(), e);
         }
     }
 

@@ -204,6 +204,46 @@ class RedisLeaseLifeTest {
         assertDisjoint(aMade, bMade, "");
     }
 
+    @Test
+    void aFreeIdTheGeneratorHasNoRoomForIsGivenBackAndTheLeaseStaysFenced() {
+        SnowflakeLayout twoIds = SnowflakeLayout.custom("two-ids").timestampBits(41).machineBits(1).sequenceBits(21)
+                .epoch(LAYOUT.epoch()).tick(Duration.ofMillis(1)).build();
+        RedisMachineIdLease a = track(builder("A").maxMachineId(3).acquire());
+        track(builder("C").maxMachineId(3).background(true).acquire()); // holds id 1 throughout
+        SnowflakeGenerator aIds = SnowflakeGenerator.builder().layout(twoIds).machineId(a).build();
+        aIds.nextLong();
+        RedisMachineIdLease b = acquireWhenFree(builder("B").maxMachineId(0));
+        assertEquals(0, b.machineId());
+
+        for (int i = 0; i < 2; i++) {
+            assertFalse(a.renewNow(), "the lowest free id is 2, which a 1-bit machine field cannot hold");
+            assertEquals(0, sync.exists(redis.prefix + "{2}"), "the claim of id 2 was given back at once");
+            assertEquals(redis.prefix + "{0}", a.key(), "the lease still tries its own id first");
+        }
+        // (a.machineId() names 2 here: LeaseGuard.claimed records the id before the generator refuses it)
+        assertEquals(0, a.reclaims());
+        assertThrows(MachineIdLostException.class, aIds::nextLong);
+        assertTrue(a.toString().contains("expired or was taken by another holder"), a.toString());
+    }
+
+    @Test
+    void afterRestoreShutsTheFenceAtOnceAndTheRenewalThreadProvesTheClaimWithoutWaitingForItsSchedule() {
+        // renewals every 3 s: a fence open again within 2 s of acquire() came from afterRestore's renewals
+        RedisMachineIdLease a = track(RedisMachineIdLease.builder(redis.connect()).keyPrefix(redis.prefix)
+                .owner("A").maxMachineId(0).ttl(Duration.ofSeconds(10)).renewEvery(Duration.ofSeconds(3))
+                .safetyMargin(Duration.ofMillis(300)).maxClockSkew(Duration.ofMillis(400)).acquire());
+        long acquired = System.nanoTime();
+        SnowflakeGenerator ids = SnowflakeGenerator.builder().machineId(a).build();
+        long before = ids.nextLong();
+        a.afterRestore();
+        assertEquals(1, a.losses(), "the open fence was shut");
+        RedisMachineIdLeaseTest.await("held again", Duration.ofSeconds(2), a::isHeld);
+        assertTrue(System.nanoTime() - acquired < TimeUnit.SECONDS.toNanos(3), "before the first scheduled renewal");
+        assertTrue(ids.nextLong() > before);
+        assertEquals(0, a.machineId());
+        assertEquals(0, a.reclaims(), "this copy proved its claim: no new claim");
+    }
+
     // ---- 2. copies of one image ------------------------------------------------------------------
 
     @Test
