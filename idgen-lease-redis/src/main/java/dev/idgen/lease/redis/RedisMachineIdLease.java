@@ -2,8 +2,10 @@ package dev.idgen.lease.redis;
 
 import dev.idgen.lease.redis.RedisLeaseProtocol.RedisLeaseIoException;
 import dev.idgen.lease.redis.RedisLeaseProtocol.Reply;
+import dev.idgen.machine.MachineIdLease;
 import dev.idgen.machine.MachineIdLeaseException;
 import dev.idgen.machine.spi.GuardedLease;
+import dev.idgen.machine.spi.IncarnationWatch;
 import dev.idgen.machine.spi.LeaseGuard;
 import dev.idgen.machine.spi.LeaseSettings;
 import dev.idgen.machine.spi.LeaseTimings;
@@ -13,6 +15,7 @@ import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Objects;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -36,10 +39,25 @@ import org.slf4j.LoggerFactory;
  * <p><b>Claiming.</b> {@link Builder#acquire()} claims the lowest id whose key is absent (never
  * claimed, released, or expired by Redis's clock) with {@code SET key "<token>/<owner>" NX PXAT
  * now+ttl} inside a script that reads Redis's {@code TIME}; the token comes from {@code INCR} on the
- * id's counter. Only the value with the current token and owner can renew or release the key. The
- * claim raises the id's mark above the fence the last expiry written for it allowed, so the new
- * holder starts above every ID the earlier one could make. A Redis restarted less than a TTL ago may
- * have forgotten live claims (no persistence): claims wait until it has been up for a TTL.
+ * id's counter, and the claim writes a fresh random nonce into the id's record. Only the value with
+ * the current token and owner, and a renewal that finds the nonce it wrote last, can renew or
+ * release the key. The claim raises the id's mark above the fence the last expiry written for it
+ * allowed its writer (by the smaller of the writer's recorded fence offset and the claimer's own),
+ * so the new holder starts above every ID the earlier one could make, whatever their timings. A
+ * recorded mark further ahead than Redis's clock plus the skew bound is not believed (one bad clock
+ * must not lock the id out). A Redis restarted less than a TTL ago may have forgotten live claims
+ * (no persistence): claims wait until it has been up for a TTL.
+ *
+ * <p><b>Recovery.</b> A renewal that finds the key gone or another holder's claims again at once:
+ * the lease's own id if it is free, else the lowest free one ({@link Builder#reclaimAnyId(boolean)}),
+ * and moves its generator to it (no rebuild); the fence opens after the claim's confirming renewal.
+ * {@link #reclaims()} counts these claims.
+ *
+ * <p><b>Copies of one process.</b> Every renewal replaces the record's nonce by compare-and-set, so
+ * of two copies of one process image (a restored checkpoint, a cloned VM: same owner, token and
+ * nonce) only the first to renew keeps the id; the other finds the nonce changed and claims as a new
+ * holder. Before each renewal the lease looks for a restore ({@link LeaseGuard#checkIncarnation()});
+ * on one, and on {@link #afterRestore()}, the fence shuts until two renewals prove the claim.
  *
  * <p><b>Fencing by time.</b> Every renewal is a compare-owner script that sets the expiry to
  * {@code E = TIME + ttl} and returns it. The generator refuses every ID whose own time reaches
@@ -60,20 +78,43 @@ public final class RedisMachineIdLease extends GuardedLease {
     private static final long NONE = Long.MIN_VALUE;
 
     private final RedisLeaseProtocol protocol;
+    private final InstantSource clock;
+    private final boolean reclaimAnyId;
+    private final long maxMachineId;
     private final long watchdogNanos;
     private final Object lock = new Object();
-    /** The fencing token of our claim on the key; changes only when we claim the id again. */
+    /**
+     * The id of the claim in force (or lost last): what the lease renews, releases and claims first
+     * again. It follows the guard's {@link #machineId()} except after a claim the generator could not
+     * take: the guard then names that id (LeaseGuard.claimed sets it before the generator refuses),
+     * but the lease gave it back and keeps this one.
+     */
+    private volatile long heldId;
+    /** The fencing token of our claim on the key; changes with each claim. */
     private volatile long token;
+    /** The nonce our last acknowledged write left in the record; a renewal must find it there. */
+    private volatile String nonce;
+    /**
+     * Whether the key of {@link #heldId} is ours as far as we know: false from the moment a
+     * renewal found it gone, another holder's or another copy's, until a new claim. Guarded by lock.
+     */
+    private boolean claimIsOurs = true;
+    /** The last two acknowledged expiries of this claim (for a copy of the image); guarded by lock. */
+    private long lastExpiry = NONE;
+    private long previousExpiry = NONE;
     /** System.nanoTime() when the last two acknowledged writes were sent; the older bounds isHeld(). */
     private long lastSentNanos = NONE;
     private volatile long watchdogDeadline = NONE;
-    private ScheduledExecutorService renewer;
+    private volatile ScheduledExecutorService renewer;
 
-    private RedisMachineIdLease(RedisLeaseProtocol protocol, LeaseTimings timings, InstantSource clock, Reply claim) {
-        super(claim.machineId(), new LeaseGuard("machine id " + claim.machineId() + " at Redis key "
-                + protocol.leaseKey(claim.machineId()), timings, clock));
+    private RedisMachineIdLease(RedisLeaseProtocol protocol, LeaseTimings timings, InstantSource clock,
+            long machineId, boolean reclaimAnyId, long maxMachineId) {
+        super(machineId, LeaseGuard.named("at Redis prefix " + protocol.prefix(), timings, clock));
         this.protocol = protocol;
-        this.token = claim.token();
+        this.heldId = machineId;
+        this.clock = clock;
+        this.reclaimAnyId = reclaimAnyId;
+        this.maxMachineId = maxMachineId;
         this.watchdogNanos = TimeUnit.MILLISECONDS.toNanos(timings.ttl().toMillis() - timings.fenceOffsetMillis());
     }
 
@@ -109,9 +150,9 @@ public final class RedisMachineIdLease extends GuardedLease {
         return token;
     }
 
-    /** {@return the Redis key of the lease} */
+    /** {@return the Redis key of the lease: the key of the id claimed last} */
     public String key() {
-        return protocol.leaseKey(machineId());
+        return protocol.leaseKey(heldId);
     }
 
     /** {@return Redis's clock minus the local clock, as last measured (positive: Redis is ahead)} */
@@ -120,8 +161,12 @@ public final class RedisMachineIdLease extends GuardedLease {
     }
 
     /**
-     * Renews now, off schedule: extends the key, records the generator's mark and re-checks the
-     * clock skew. A lease whose key is gone or another's tries to claim the same id again.
+     * Renews now, off schedule: extends the key, records the generator's mark, rotates the record's
+     * nonce and re-checks the clock skew. First looks for signs that this process is a restored or
+     * cloned copy ({@link LeaseGuard#checkIncarnation()}): then the fence shuts until two renewals
+     * prove the claim is still this copy's. A lease whose key is gone, another holder's, or renewed
+     * by another copy of this process claims again: its own id if free, else (unless
+     * {@link Builder#reclaimAnyId(boolean)} was turned off) the lowest free id, above that id's mark.
      *
      * @return whether the lease is held afterwards
      */
@@ -130,20 +175,56 @@ public final class RedisMachineIdLease extends GuardedLease {
             if (guard().isReleased()) {
                 return false;
             }
+            if (!guard().checkIncarnation()) { // the guard shut the fence, and logged why
+                forgetExpiries();
+            }
             try {
-                long sent = System.nanoTime();
-                Reply r = protocol.renew(machineId(), token, guard().markToRecord());
-                if (!r.ok()) {
-                    guard().lost("the key of machine id " + machineId() + " expired or was taken by another holder");
-                    forgetWatchdog();
+                if (!claimIsOurs) {
                     return reclaim();
                 }
-                acknowledge(r, sent);
+                Reply r = protocol.renew(heldId, token, nonce, guard().markToRecord());
+                switch (r.status()) {
+                    case DONE -> acknowledge(r);
+                    case NOT_OURS -> {
+                        loseClaim("the key of machine id " + heldId + " expired or was taken by another holder");
+                        return reclaim();
+                    }
+                    case COPIED -> {
+                        loseClaim("another copy of this process image (same owner and token) renewed machine id "
+                                + heldId + " first; this copy claims as a new holder");
+                        return reclaim();
+                    }
+                }
             } catch (RedisLeaseIoException e) {
                 LOG.warn("Renewing machine id {} at Redis key {} failed (the fence stays where the last renewals put"
-                        + " it): {}", machineId(), key(), e.getMessage());
+                        + " it): {}", heldId, key(), e.getMessage());
             }
             return isHeld();
+        }
+    }
+
+    /**
+     * Shuts the fence at once (this process was restored from a checkpoint or copied), then renews
+     * twice on the renewal thread, so a copy that still holds the claim opens again within two
+     * round trips and one that does not claims another id. Without background renewal the caller
+     * renews ({@link #renewNow()}).
+     */
+    @Override
+    public void afterRestore() {
+        super.afterRestore(); // the fence shuts here, before any wait for the lock
+        synchronized (lock) {
+            forgetExpiries();
+        }
+        ScheduledExecutorService r = renewer;
+        if (r != null) {
+            try {
+                r.execute(() -> {
+                    renewQuietly();
+                    renewQuietly();
+                });
+            } catch (RejectedExecutionException e) {
+                // closed meanwhile: nothing to renew
+            }
         }
     }
 
@@ -154,62 +235,155 @@ public final class RedisMachineIdLease extends GuardedLease {
     @Override
     public void close() {
         long mark;
+        long id;
+        long tok;
+        String n;
         synchronized (lock) {
             if (guard().isReleased()) {
                 return;
             }
             mark = guard().release(); // fence first, then read the mark: nothing slips between
             forgetWatchdog();
+            id = heldId;
+            tok = token;
+            n = nonce;
         }
-        if (renewer != null) {
-            renewer.shutdownNow();
+        ScheduledExecutorService r = renewer;
+        if (r != null) {
+            r.shutdownNow();
         }
         try {
-            boolean ours = protocol.release(machineId(), token, mark);
-            LOG.info("Released machine id {} at Redis key {} (high-water mark {}{})", machineId(), key(), mark,
+            boolean ours = protocol.release(id, tok, n, mark);
+            LOG.info("Released machine id {} at Redis key {} (high-water mark {}{})", id, protocol.leaseKey(id), mark,
                     ours ? "" : "; the key was no longer ours");
         } catch (RedisLeaseIoException e) {
             LOG.warn("Releasing machine id {} at Redis key {} failed; it frees itself when the lease expires: {}",
-                    machineId(), key(), e.getMessage());
+                    id, protocol.leaseKey(id), e.getMessage());
         }
     }
 
     @Override
     public String toString() {
-        return "Redis lease on machine id " + machineId() + " at key " + key() + " by " + protocol.owner() + ", token "
+        return "Redis lease on machine id " + heldId + " at key " + key() + " by " + protocol.owner() + ", token "
                 + token + ", " + guard().state();
     }
 
-    /** A fresh claim (ours in {@code r}): check the skew, keep its expiry, renew once to open the fence. */
-    private boolean takeClaim(Reply r, long sentNanos) throws RedisLeaseIoException {
-        token = r.token();
-        forgetWatchdog();
+    /**
+     * A copy of this lease as a restored snapshot of this process would hold it: the same owner,
+     * token, nonce, expiries, fence and mark, on {@code connection}; no renewal thread. For tests of
+     * two copies of one image.
+     */
+    RedisMachineIdLease copyOfImage(StatefulRedisConnection<String, String> connection) {
+        synchronized (lock) {
+            RedisMachineIdLease copy = new RedisMachineIdLease(protocol.on(connection), timings(), clock, heldId,
+                    reclaimAnyId, maxMachineId);
+            synchronized (copy.lock) {
+                copy.token = token;
+                copy.nonce = nonce;
+                copy.claimIsOurs = claimIsOurs;
+                long mark = guard().markToRecord();
+                if (previousExpiry != NONE) {
+                    copy.guard().claimed(heldId, previousExpiry, mark);
+                    copy.guard().acknowledged(lastExpiry, mark);
+                } else if (lastExpiry != NONE) {
+                    copy.guard().claimed(heldId, lastExpiry, mark);
+                }
+                copy.previousExpiry = previousExpiry;
+                copy.lastExpiry = lastExpiry;
+                copy.lastSentNanos = lastSentNanos;
+                copy.watchdogDeadline = watchdogDeadline;
+            }
+            return copy;
+        }
+    }
+
+    /** Replaces what {@link LeaseGuard#checkIncarnation()} asks (a fake process id, in tests). */
+    void watchIncarnation(IncarnationWatch watch) {
+        guard().watchIncarnation(watch);
+    }
+
+    /**
+     * A fresh claim ({@code r}, ours): checks the skew, moves the guard and the generator to it, and
+     * renews once to open the fence. A claim the guard cannot take (the clock is out of bounds, the
+     * generator has no room for the id) is given back and the lease stays fenced. Caller holds lock.
+     *
+     * @param again whether this claim follows a loss (the lease gives back what it cannot use)
+     */
+    private boolean takeClaim(Reply r, boolean again) throws RedisLeaseIoException {
         if (!guard().acceptSkew(r.redisNowMillis(), r.localBefore(), r.localAfter())) {
+            if (again) {
+                giveBack(r, "the clocks differ by more than maxClockSkew");
+            }
             return false;
         }
-        guard().claimed(r.expiresMillis(), r.mark());
-        lastSentNanos = sentNanos;
-        long sent = System.nanoTime();
-        Reply renewal = protocol.renew(machineId(), token, guard().markToRecord());
+        long before = heldId;
+        try {
+            guard().claimed(r.machineId(), r.expiresMillis(), r.mark());
+        } catch (IllegalArgumentException e) {
+            LOG.error("Claimed machine id {} at Redis key {} after losing machine id {}, but the generator cannot take"
+                    + " it ({}); gave it back, the lease stays fenced", r.machineId(), protocol.leaseKey(r.machineId()),
+                    before, e.getMessage());
+            giveBack(r, "the generator has no room for it");
+            return false;
+        }
+        heldId = r.machineId();
+        token = r.token();
+        nonce = r.nonce();
+        claimIsOurs = true;
+        forgetWatchdog();
+        previousExpiry = NONE;
+        lastExpiry = r.expiresMillis();
+        lastSentNanos = r.sentNanos();
+        if (again) {
+            LOG.info("Claimed machine id {} at Redis key {} (token {}, high-water mark {}); the lease held machine id {}"
+                    + " before", r.machineId(), key(), r.token(), LeaseGuard.markText(r.mark()), before);
+        }
+        Reply renewal = protocol.renew(heldId, token, nonce, guard().markToRecord());
         if (!renewal.ok()) {
-            guard().lost("the key of machine id " + machineId() + " was taken over right after the claim");
+            loseClaim("the key of machine id " + heldId + " was taken over right after the claim");
             return false;
         }
-        acknowledge(renewal, sent);
+        acknowledge(renewal);
         return isHeld();
     }
 
-    private void acknowledge(Reply r, long sentNanos) {
+    /** Deletes a claim just made that the lease cannot use, so the id is free at once. */
+    private void giveBack(Reply r, String why) {
+        try {
+            protocol.release(r.machineId(), r.token(), r.nonce(), MachineIdLease.NO_MARK);
+        } catch (RedisLeaseIoException e) {
+            LOG.warn("Could not give back machine id {} at Redis key {} ({}); it frees itself when the claim expires:"
+                    + " {}", r.machineId(), protocol.leaseKey(r.machineId()), why, e.getMessage());
+        }
+    }
+
+    private void acknowledge(Reply r) {
+        nonce = r.nonce(); // the record holds it now, whatever the skew check says
         if (guard().acceptSkew(r.redisNowMillis(), r.localBefore(), r.localAfter())) {
             guard().acknowledged(r.expiresMillis(), r.mark());
+            previousExpiry = lastExpiry;
+            lastExpiry = r.expiresMillis();
             // the watchdog trails the older of the last two acknowledged writes, as the fence does
             if (lastSentNanos != NONE) {
                 watchdogDeadline = lastSentNanos + watchdogNanos;
             }
-            lastSentNanos = sentNanos;
+            lastSentNanos = r.sentNanos();
         } else {
-            forgetWatchdog();
+            forgetExpiries();
         }
+    }
+
+    private void loseClaim(String why) {
+        guard().lost(why);
+        forgetExpiries();
+        claimIsOurs = false;
+    }
+
+    /** The guard forgot this claim's expiries (a loss, a restore): so does the lease. Caller holds lock. */
+    private void forgetExpiries() {
+        forgetWatchdog();
+        previousExpiry = NONE;
+        lastExpiry = NONE;
     }
 
     private void forgetWatchdog() {
@@ -217,23 +391,27 @@ public final class RedisMachineIdLease extends GuardedLease {
         watchdogDeadline = NONE;
     }
 
-    /** Our key is gone or another's: claim the same id again if it is free. */
+    /**
+     * The claim is lost: claims the lease's own id again if it is free, else (with reclaimAnyId) the
+     * lowest free id. Not before Redis has been up for the TTL. Caller holds lock.
+     */
     private boolean reclaim() throws RedisLeaseIoException {
-        long sent = System.nanoTime();
         if (protocol.uptimeAboveMillis() < guard().timings().ttl().toMillis()) {
             return false; // a restarted Redis may have forgotten another's claim: wait a TTL
         }
-        Reply r = protocol.claimFirstFree(machineId(), machineId());
-        if (!r.ok()) {
+        long own = heldId;
+        Reply r = protocol.claimFirstFree(own, own);
+        if (!r.ok() && reclaimAnyId) {
+            r = protocol.claimLowestFree(maxMachineId);
+        }
+        if (r == null || !r.ok()) {
             return false;
         }
-        LOG.info("Claimed machine id {} at Redis key {} again (token {}, high-water mark {})", machineId(), key(),
-                r.token(), r.mark());
-        return takeClaim(r, sent);
+        return takeClaim(r, true);
     }
 
     private void startBackground(Duration renewEvery) {
-        String name = "idgen-lease-redis-" + machineId() + "-renew";
+        String name = "idgen-lease-redis-" + heldId + "-renew";
         renewer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, name);
             t.setDaemon(true);
@@ -247,7 +425,7 @@ public final class RedisMachineIdLease extends GuardedLease {
         try {
             renewNow();
         } catch (RuntimeException e) {
-            LOG.warn("Renewal of machine id {} at Redis key {} failed", machineId(), key(), e);
+            LOG.warn("Renewal of machine id {} at Redis key {} failed", heldId, key(), e);
         }
     }
 
@@ -374,6 +552,21 @@ public final class RedisMachineIdLease extends GuardedLease {
         }
 
         /**
+         * What the lease does once another holder has taken its id (it was paused, or cut off from
+         * Redis, for longer than the TTL) or another copy of this process renewed it first: claim its
+         * own id again if free, else the lowest free id, and carry the generator on under it
+         * ({@code true}, the default); or ({@code false}) wait, fenced, until its own id is free again,
+         * for processes that need one id for their whole life.
+         *
+         * @param anyId default {@code true}
+         * @return this builder
+         */
+        public Builder reclaimAnyId(boolean anyId) {
+            settings.reclaimAnyId(anyId);
+            return this;
+        }
+
+        /**
          * Whether the lease renews itself on a thread of its own. Without it the caller renews
          * ({@link RedisMachineIdLease#renewNow()}); for tests. The fence never needs a thread.
          *
@@ -401,20 +594,12 @@ public final class RedisMachineIdLease extends GuardedLease {
             LeaseTimings timings = settings.timings();
             long maxMachineId = settings.maxMachineId();
             RedisLeaseProtocol protocol = new RedisLeaseProtocol(connection, keyPrefix, settings.ownerOrDefault(),
-                    timings.ttl().toMillis(), timings.fenceOffsetMillis(), timings.callTimeout(), settings.clock());
-            Reply claim = null;
-            long sent;
+                    timings.ttl().toMillis(), timings.fenceOffsetMillis(), timings.maxClockSkew().toMillis(),
+                    timings.callTimeout(), settings.clock());
+            Reply claim;
             try {
                 awaitUptime(protocol, timings.ttl().toMillis());
-                sent = System.nanoTime();
-                for (long from = 0; from <= maxMachineId && claim == null; from += RedisLeaseProtocol.CHUNK) {
-                    Reply r = protocol.claimFirstFree(from, Math.min(maxMachineId, from + RedisLeaseProtocol.CHUNK - 1));
-                    if (r.ok()) {
-                        claim = r;
-                    } else {
-                        sent = System.nanoTime();
-                    }
-                }
+                claim = protocol.claimLowestFree(maxMachineId);
             } catch (RedisLeaseIoException e) {
                 throw new MachineIdLeaseException("Could not claim a machine id under Redis key prefix " + keyPrefix
                         + ": " + e.getMessage(), e.getCause());
@@ -425,10 +610,16 @@ public final class RedisMachineIdLease extends GuardedLease {
                         + " machine bits (e.g. SnowflakeLayout.SONYFLAKE, 0..65535, or a custom layout) and"
                         + " builder.layout(it)");
             }
-            RedisMachineIdLease lease = new RedisMachineIdLease(protocol, timings, settings.clock(), claim);
+            RedisMachineIdLease lease = new RedisMachineIdLease(protocol, timings, settings.clock(),
+                    claim.machineId(), settings.reclaimAnyId(), maxMachineId);
+            // the claim is ours until takeClaim says otherwise: close() below then frees it at once
+            lease.token = claim.token();
+            lease.nonce = claim.nonce();
             boolean held;
             try {
-                held = lease.takeClaim(claim, sent);
+                synchronized (lease.lock) {
+                    held = lease.takeClaim(claim, false);
+                }
             } catch (RedisLeaseIoException e) {
                 lease.close();
                 throw new MachineIdLeaseException("Claimed machine id " + claim.machineId() + " at Redis key "
@@ -441,7 +632,8 @@ public final class RedisMachineIdLease extends GuardedLease {
                         + lease.key() + ": " + why + "; fix the clock (NTP) or the timings before claiming a machine id");
             }
             LOG.info("Claimed machine id {} at Redis key {} (token {}, high-water mark {}, clock skew {} ms, fence {})",
-                    lease.machineId(), lease.key(), lease.token, lease.highWaterMark(), lease.guard().skewMillis(),
+                    lease.machineId(), lease.key(), lease.token, LeaseGuard.markText(lease.highWaterMark()),
+                    lease.guard().skewMillis(),
                     lease.fence());
             if (settings.background()) {
                 lease.startBackground(timings.renewEvery());

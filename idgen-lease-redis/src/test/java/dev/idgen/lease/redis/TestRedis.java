@@ -37,17 +37,31 @@ final class TestRedis implements AutoCloseable {
             .reconnectDelay(Delay.constant(Duration.ofMillis(100))).build();
 
     final RedisClient client;
-    final String prefix = "idgen:test:" + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 8) + ":";
+    final String prefix;
     private final List<StatefulRedisConnection<String, String>> connections = new ArrayList<>();
 
-    private TestRedis(RedisClient client) {
+    private TestRedis(RedisClient client, String tag) {
         this.client = client;
+        this.prefix = "idgen:test:" + tag + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 8) + ":";
+    }
+
+    private TestRedis(RedisClient client) {
+        this(client, "");
     }
 
     /** The shared server, answering, or the test fails (CI) or is skipped. */
     static TestRedis shared() {
+        return shared("");
+    }
+
+    /**
+     * The shared server, with a key prefix that starts with {@code tag} (a test class's own, so its
+     * keys are told apart from every other class's even by eye), answering, or the test fails (CI)
+     * or is skipped.
+     */
+    static TestRedis shared(String tag) {
         RedisClient client = RedisClient.create(RESOURCES, uri(URI));
-        TestRedis r = new TestRedis(client);
+        TestRedis r = new TestRedis(client, tag.isEmpty() ? "" : tag + ":");
         try {
             r.connect().sync().ping();
         } catch (RuntimeException e) {
