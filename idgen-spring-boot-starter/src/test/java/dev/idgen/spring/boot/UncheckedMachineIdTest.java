@@ -30,7 +30,7 @@ class UncheckedMachineIdTest {
             .withConfiguration(AutoConfigurations.of(IdgenLeaseAutoConfiguration.class, IdgenAutoConfiguration.class));
 
     @Test
-    void aFixedIdIsWarnedOnceAtStartAndHealthShowsItUnchecked(CapturedOutput output) {
+    void aFixedIdIsWarnedOnceAtStartAndHealthShowsItUnchecked(CapturedOutput output) throws Exception {
         runner.withPropertyValues("idgen.machine-id.source=fixed", "idgen.machine-id.value=41").run(context -> {
             assertThat(context).hasNotFailed();
             SnowflakeGenerator snowflake = context.getBean(SnowflakeGenerator.class);
@@ -46,6 +46,17 @@ class UncheckedMachineIdTest {
         assertThat(occurrences(out, WARNING)).as(out).isEqualTo(1);
         assertThat(line(out, WARNING)).contains("WARN", "Machine id 41 comes from idgen.machine-id.source=fixed"
                 + " (idgen.machine-id.value)", "set idgen.machine-id.source to jdbc, zookeeper, redis or etcd");
+        assertThat(line(out, WARNING)).endsWith(documentedWarning());
+    }
+
+    /** The warning as docs/spring-boot.md shows it, its lines joined, from the level on. */
+    private static String documentedWarning() throws java.io.IOException {
+        String doc = java.nio.file.Files.readString(java.nio.file.Path.of("..", "docs", "spring-boot.md"));
+        int section = doc.indexOf("\n## Ids from configuration");
+        int start = doc.indexOf("```\n", section) + 4;
+        String block = doc.substring(start, doc.indexOf("```", start)).strip().replace("\n", " ");
+        assertThat(block).startsWith("WARN dev.idgen.spring.boot.IdgenAutoConfiguration -- Machine id 41");
+        return block;
     }
 
     @Test
