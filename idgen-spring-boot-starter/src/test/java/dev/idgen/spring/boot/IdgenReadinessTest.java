@@ -236,7 +236,7 @@ class IdgenReadinessTest {
     }
 
     @Test
-    void theReadinessCheckCanBeTurnedOffAndItsPeriodIsChecked() {
+    void theReadinessCheckCanBeTurnedOffAndItsSettingsAreChecked() {
         runner.withPropertyValues("idgen.readiness.enabled=false").run(context -> {
             assertThat(context).hasNotFailed();
             assertThat(context).doesNotHaveBean(IdgenReadiness.class);
@@ -247,6 +247,9 @@ class IdgenReadinessTest {
         runner.withPropertyValues("idgen.readiness.check-every=5ms").run(context ->
                 assertThat(IdgenAutoConfigurationTest.rootCause(context.getStartupFailure()))
                         .hasMessage("idgen.readiness.check-every=PT0.005S is outside 10ms..10s"));
+        runner.withPropertyValues("idgen.health.refusal-window=-1s").run(context ->
+                assertThat(IdgenAutoConfigurationTest.rootCause(context.getStartupFailure()))
+                        .hasMessage("idgen.health.refusal-window=PT-1S must be 0 or more (for example 30s)"));
     }
 
     @Test
