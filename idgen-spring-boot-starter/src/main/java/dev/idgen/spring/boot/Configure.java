@@ -6,10 +6,14 @@ import dev.idgen.clock.ClockBackwardsPolicy;
 import dev.idgen.snowflake.SnowflakeLayout;
 import java.time.Duration;
 import java.util.Locale;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.util.ClassUtils;
 
 /** Turns {@link IdgenProperties} into core values; every failure names the property and what is allowed. */
 final class Configure {
+
+    private static final Logger LOG = LoggerFactory.getLogger(IdgenAutoConfiguration.class);
 
     static final String CHOICES = "set idgen.machine-id.source to one of:\n"
             + "  fixed        the id in idgen.machine-id.value\n"
@@ -141,6 +145,32 @@ final class Configure {
             }
         }
         return absent.toString();
+    }
+
+    /** {@return the source's property value, or {@code custom} when none is set (the application's own lease)} */
+    static String sourceName(IdgenProperties.MachineId p) {
+        return p.getSource() == null ? "custom" : sourceName(p.getSource());
+    }
+
+    /**
+     * Warns, once per context (the lease bean is made once), that nothing checks a machine id from
+     * configuration or the environment: two processes given one id start silently and repeat each
+     * other's IDs. A lease that fences (a coordinator checks it) gets no warning.
+     */
+    static void warnIfUnchecked(IdgenProperties.MachineId p, MachineIdLease lease) {
+        if (IdgenHealthIndicator.checksUniqueness(lease)) {
+            return;
+        }
+        String where = switch (p.getSource()) {
+            case FIXED -> "idgen.machine-id.value";
+            case ENV, POD_ORDINAL -> "the environment variable " + variable(p,
+                    p.getSource() == IdgenProperties.Source.ENV ? "MACHINE_ID" : "HOSTNAME");
+            default -> "idgen.machine-id.*";
+        };
+        LOG.warn("Machine id {} comes from idgen.machine-id.source={} ({}) and nothing checks that no other process"
+                + " uses it: two processes on one id repeat each other's IDs. To have it checked, set"
+                + " idgen.machine-id.source to jdbc, zookeeper, redis or etcd (a lease hands out ids no other holder"
+                + " has).", lease.machineId(), sourceName(p.getSource()), where);
     }
 
     static String sourceName(IdgenProperties.Source source) {

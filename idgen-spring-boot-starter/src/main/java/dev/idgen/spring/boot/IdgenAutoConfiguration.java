@@ -26,6 +26,8 @@ import org.springframework.context.annotation.Configuration;
  * <p>With idgen-hibernate and Spring Boot's Hibernate support present, {@code @Snowflake} and
  * {@code @UuidV7} entity attributes use these beans; with Micrometer, their counters are meters;
  * with Spring Boot's health support, an {@code idgen} health indicator reports the lease and the clock.
+ * {@link IdgenReadinessAutoConfiguration} takes the application out of the readiness group while a
+ * generator cannot make IDs.
  */
 @AutoConfiguration
 @EnableConfigurationProperties(IdgenProperties.class)
@@ -80,7 +82,9 @@ public class IdgenAutoConfiguration {
         @ConditionalOnMissingBean({MachineIdLease.class, SnowflakeGenerator.class})
         MachineIdLease idgenMachineIdLease(IdgenProperties properties, SnowflakeLayout layout,
                 ObjectProvider<DataSource> dataSource) {
-            return Configure.lease(properties.getMachineId(), layout, dataSource.getIfAvailable() != null);
+            MachineIdLease lease = Configure.lease(properties.getMachineId(), layout, dataSource.getIfAvailable() != null);
+            Configure.warnIfUnchecked(properties.getMachineId(), lease);
+            return lease;
         }
 
         @Bean
@@ -121,7 +125,8 @@ public class IdgenAutoConfiguration {
                 ObjectProvider<SnowflakeGenerator> snowflake, ObjectProvider<MachineIdLease> lease,
                 ObjectProvider<UuidV7Generator> uuidV7) {
             return new IdgenHealthIndicator(snowflake.getIfAvailable(), lease.getIfAvailable(),
-                    uuidV7.getIfAvailable(), properties.getHealth().getRefusalWindow());
+                    Configure.sourceName(properties.getMachineId()), uuidV7.getIfAvailable(),
+                    properties.getHealth().getRefusalWindow());
         }
     }
 
@@ -134,8 +139,7 @@ public class IdgenAutoConfiguration {
         @ConditionalOnMissingBean
         IdgenMeterBinder idgenMeterBinder(IdgenProperties properties, ObjectProvider<MachineIdLease> lease,
                 ObjectProvider<SnowflakeGenerator> snowflake, ObjectProvider<UuidV7Generator> uuidV7) {
-            IdgenProperties.Source source = properties.getMachineId().getSource();
-            return new IdgenMeterBinder(lease.getIfAvailable(), source == null ? "custom" : Configure.sourceName(source),
+            return new IdgenMeterBinder(lease.getIfAvailable(), Configure.sourceName(properties.getMachineId()),
                     snowflake.getIfAvailable(), uuidV7.getIfAvailable());
         }
     }

@@ -2,6 +2,7 @@ package dev.idgen.spring.boot;
 
 import dev.idgen.clock.ClockStats;
 import dev.idgen.machine.MachineIdLease;
+import dev.idgen.machine.spi.FencingLease;
 import dev.idgen.snowflake.SnowflakeGenerator;
 import dev.idgen.uuid.UuidV7Generator;
 import java.time.Duration;
@@ -11,66 +12,93 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 
 /**
- * The {@code idgen} health. DOWN while the Snowflake generator's machine-id lease is not held (every
- * Snowflake id then fails with {@code MachineIdLostException}), and while a generator's clock is
- * being refused (a {@code ClockMovedBackwardsException} within the refusal window,
- * {@code idgen.health.refusal-window}); UP otherwise. Details: the machine id and lease, the layout
- * and its field order, the clock-backwards policies and the last refusal.
+ * The {@code idgen} health. OUT_OF_SERVICE while a generator cannot make IDs: the Snowflake
+ * generator's machine-id lease is not held (fenced, or claiming again: every Snowflake id then fails
+ * with {@code MachineIdLostException}), or a generator's clock was refused (a
+ * {@code ClockMovedBackwardsException}) within {@code idgen.health.refusal-window}; UP otherwise.
+ * OUT_OF_SERVICE, not DOWN: the process is alive and comes back by itself, so it belongs out of
+ * the readiness group, not restarted.
+ *
+ * <p>Details: the machine id, where it comes from ({@code machineIdSource}) and whether anything
+ * checks that no other process uses it ({@code machineIdChecked}: only a coordinator-backed lease
+ * does), the lease, the layout and its field order, the clock-backwards policy, the last refusal,
+ * and while not UP why not ({@code cannotMakeIds}).
  */
 public final class IdgenHealthIndicator implements HealthIndicator {
 
-    private final SnowflakeGenerator snowflake;
-    private final MachineIdLease lease;
-    private final UuidV7Generator uuidV7;
-    private final Duration refusalWindow;
-    private final InstantSource clock;
+    private final GeneratorCheck check;
+    private final String source;
 
     /**
      * @param snowflake the Snowflake generator, or {@code null} without one
      * @param lease its machine-id lease, or {@code null} when the application built the generator itself
      * @param uuidV7 the UUIDv7 generator, or {@code null}
-     * @param refusalWindow how long after a refusal the health stays DOWN
+     * @param refusalWindow how long after a refusal the health stays OUT_OF_SERVICE
      */
     public IdgenHealthIndicator(SnowflakeGenerator snowflake, MachineIdLease lease, UuidV7Generator uuidV7,
             Duration refusalWindow) {
-        this(snowflake, lease, uuidV7, refusalWindow, InstantSource.system());
+        this(snowflake, lease, "custom", uuidV7, refusalWindow);
+    }
+
+    /**
+     * @param snowflake the Snowflake generator, or {@code null} without one
+     * @param lease its machine-id lease, or {@code null} when the application built the generator itself
+     * @param source where the machine id comes from ({@code idgen.machine-id.source}, or {@code custom})
+     * @param uuidV7 the UUIDv7 generator, or {@code null}
+     * @param refusalWindow how long after a refusal the health stays OUT_OF_SERVICE
+     */
+    public IdgenHealthIndicator(SnowflakeGenerator snowflake, MachineIdLease lease, String source,
+            UuidV7Generator uuidV7, Duration refusalWindow) {
+        this(new GeneratorCheck(snowflake, lease, uuidV7, refusalWindow, InstantSource.system()), source);
     }
 
     IdgenHealthIndicator(SnowflakeGenerator snowflake, MachineIdLease lease, UuidV7Generator uuidV7,
             Duration refusalWindow, InstantSource clock) {
-        this.snowflake = snowflake;
-        this.lease = lease;
-        this.uuidV7 = uuidV7;
-        this.refusalWindow = refusalWindow;
-        this.clock = clock;
+        this(new GeneratorCheck(snowflake, lease, uuidV7, refusalWindow, clock), "custom");
+    }
+
+    IdgenHealthIndicator(GeneratorCheck check, String source) {
+        this.check = check;
+        this.source = source;
     }
 
     @Override
     public Health health() {
-        boolean up = lease == null || lease.isHeld();
-        Health.Builder health = Health.unknown();
+        String whyNot = check.whyNot();
+        Health.Builder health = whyNot == null ? Health.up() : Health.outOfService().withDetail("cannotMakeIds", whyNot);
+        MachineIdLease lease = check.lease();
         if (lease != null) {
-            health.withDetail("machineId", lease.machineId()).withDetail("lease", lease.toString());
+            health.withDetail("machineId", lease.machineId())
+                    .withDetail("machineIdSource", source)
+                    .withDetail("machineIdChecked", checksUniqueness(lease))
+                    .withDetail("lease", lease.toString());
         }
+        SnowflakeGenerator snowflake = check.snowflake();
         if (snowflake != null) {
             health.withDetail("layout", snowflake.layout().name())
                     .withDetail("fieldOrder", snowflake.layout().fieldOrder().hyphenated())
                     .withDetail("clockBackwards", snowflake.policy().toString());
-            up &= clock("snowflake", snowflake.clockStats(), health);
+            lastRefusal("snowflake", snowflake.clockStats(), health);
         }
-        if (uuidV7 != null) {
-            up &= clock("uuidV7", uuidV7.clockStats(), health);
+        if (check.uuidV7() != null) {
+            lastRefusal("uuidV7", check.uuidV7().clockStats(), health);
         }
-        return (up ? health.up() : health.down()).build();
+        return health.build();
     }
 
-    /** Adds the last refusal, if any; false while it is within the window. */
-    private boolean clock(String name, ClockStats stats, Health.Builder health) {
-        if (stats.refusals() == 0) {
-            return true;
+    /**
+     * Whether something outside this process makes sure no other process uses the machine id: a
+     * coordinator-backed lease does; an id from configuration or the environment is only as unique
+     * as the operator kept it.
+     */
+    static boolean checksUniqueness(MachineIdLease lease) {
+        return lease instanceof FencingLease;
+    }
+
+    private static void lastRefusal(String name, ClockStats stats, Health.Builder health) {
+        Instant last = GeneratorCheck.lastRefusal(stats);
+        if (last != null) {
+            health.withDetail(name + "LastClockRefusal", last.toString());
         }
-        Instant last = Instant.ofEpochMilli(stats.lastRefusalMillis());
-        health.withDetail(name + "LastClockRefusal", last.toString());
-        return last.plus(refusalWindow).isBefore(clock.instant());
     }
 }

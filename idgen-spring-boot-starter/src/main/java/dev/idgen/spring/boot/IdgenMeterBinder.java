@@ -19,6 +19,8 @@ import java.util.function.ToDoubleFunction;
  *   <li>{@code idgen.lease.held} (gauge): 1 while the machine-id lease is held, 0 while it is lost;</li>
  *   <li>{@code idgen.lease.losses} (counter): times the held lease was lost (taken over, fenced by the
  *       clock bound, or not renewed in time);</li>
+ *   <li>{@code idgen.lease.reclaims} (counter): times the lease, after it was fenced, claimed a machine
+ *       id again by itself and carried the generator on under it;</li>
  *   <li>{@code idgen.clock.steps.back} (counter): clock readings behind the last tick used;</li>
  *   <li>{@code idgen.clock.step.back.max} (gauge, milliseconds): the largest step back seen;</li>
  *   <li>{@code idgen.clock.tick.waits} (counter): waits for the clock to reach the next tick;</li>
@@ -57,6 +59,10 @@ public final class IdgenMeterBinder implements MeterBinder {
                     .register(registry);
             FunctionCounter.builder("idgen.lease.losses", lease, MachineIdLease::losses)
                     .description("times the machine-id lease was lost while held")
+                    .tags(Tags.of("generator", "snowflake", "source", source))
+                    .register(registry);
+            FunctionCounter.builder("idgen.lease.reclaims", lease, MachineIdLease::reclaims)
+                    .description("times the machine-id lease claimed an id again by itself after it was fenced")
                     .tags(Tags.of("generator", "snowflake", "source", source))
                     .register(registry);
         }

@@ -25,6 +25,7 @@ public class IdgenProperties {
     private final MachineId machineId = new MachineId();
     private final UuidV7 uuidV7 = new UuidV7();
     private final Health health = new Health();
+    private final Readiness readiness = new Readiness();
 
     /** Creates the properties with their defaults. */
     public IdgenProperties() {
@@ -48,6 +49,11 @@ public class IdgenProperties {
     /** {@return the health indicator's properties} */
     public Health getHealth() {
         return health;
+    }
+
+    /** {@return the readiness properties} */
+    public Readiness getReadiness() {
+        return readiness;
     }
 
     /** What a time-ordered generator does when the clock reads earlier than its last tick. */
@@ -616,7 +622,7 @@ public class IdgenProperties {
 
     /** {@code idgen.health.*}. */
     public static class Health {
-        /** How long after a refused clock the health stays DOWN. */
+        /** How long after a refused clock the health stays OUT_OF_SERVICE (and readiness refuses traffic). */
         private Duration refusalWindow = Duration.ofSeconds(30);
 
         /** Creates the defaults. */
@@ -635,6 +641,50 @@ public class IdgenProperties {
          */
         public void setRefusalWindow(Duration refusalWindow) {
             this.refusalWindow = refusalWindow;
+        }
+    }
+
+    /** {@code idgen.readiness.*}. */
+    public static class Readiness {
+        /**
+         * Whether the application refuses traffic (readiness REFUSING_TRAFFIC, liveness unchanged) while
+         * a generator cannot make IDs: the machine-id lease fenced or claiming again, or a clock refusal
+         * within idgen.health.refusal-window.
+         */
+        private boolean enabled = true;
+        /** How often a daemon thread compares the generators' state with the readiness state (10ms..10s). */
+        private Duration checkEvery = Duration.ofMillis(250);
+
+        /** Creates the defaults. */
+        public Readiness() {
+        }
+
+        /** {@return whether readiness follows the generators} */
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        /**
+         * Sets whether readiness follows the generators.
+         *
+         * @param enabled whether readiness follows the generators
+         */
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        /** {@return the period of the check} */
+        public Duration getCheckEvery() {
+            return checkEvery;
+        }
+
+        /**
+         * Sets the period of the check.
+         *
+         * @param checkEvery the period, 10 ms to 10 s
+         */
+        public void setCheckEvery(Duration checkEvery) {
+            this.checkEvery = checkEvery;
         }
     }
 }

@@ -246,7 +246,7 @@ class IdgenAutoConfigurationTest {
     }
 
     @Test
-    void healthIsDownWhileTheLeaseIsNotHeld() {
+    void healthIsOutOfServiceWhileTheLeaseIsNotHeld() {
         AtomicBoolean held = new AtomicBoolean(true);
         MachineIdLease lease = new MachineIdLease() {
             @Override
@@ -265,7 +265,9 @@ class IdgenAutoConfigurationTest {
             assertThat(health.health().getDetails()).containsEntry("machineId", 9L).containsEntry("layout", "twitter")
                     .containsEntry("fieldOrder", "time-machine-sequence");
             held.set(false);
-            assertThat(health.health().getStatus()).isEqualTo(Status.DOWN);
+            // out of service, not down: the process is alive and the lease recovers by itself
+            assertThat(health.health().getStatus()).isEqualTo(Status.OUT_OF_SERVICE);
+            assertThat(health.health().getDetails()).containsKey("cannotMakeIds");
         });
     }
 
@@ -273,6 +275,7 @@ class IdgenAutoConfigurationTest {
     void metersNameTheLeaseState() {
         AtomicBoolean held = new AtomicBoolean(true);
         java.util.concurrent.atomic.AtomicLong losses = new java.util.concurrent.atomic.AtomicLong();
+        java.util.concurrent.atomic.AtomicLong reclaims = new java.util.concurrent.atomic.AtomicLong();
         MachineIdLease lease = new MachineIdLease() {
             @Override
             public long machineId() {
@@ -288,6 +291,11 @@ class IdgenAutoConfigurationTest {
             public long losses() {
                 return losses.get();
             }
+
+            @Override
+            public long reclaims() {
+                return reclaims.get();
+            }
         };
         runner.withBean(MachineIdLease.class, () -> lease).run(context -> {
             SimpleMeterRegistry registry = new SimpleMeterRegistry();
@@ -296,10 +304,16 @@ class IdgenAutoConfigurationTest {
                     .gauge().value()).isEqualTo(1.0);
             assertThat(registry.get("idgen.lease.losses").tag("source", "custom").functionCounter().count())
                     .isEqualTo(0.0);
+            assertThat(registry.get("idgen.lease.reclaims").tag("generator", "snowflake").tag("source", "custom")
+                    .functionCounter().count()).isEqualTo(0.0);
             held.set(false);
             losses.incrementAndGet();
             assertThat(registry.get("idgen.lease.held").gauge().value()).isEqualTo(0.0);
             assertThat(registry.get("idgen.lease.losses").functionCounter().count()).isEqualTo(1.0);
+            held.set(true);
+            reclaims.addAndGet(2);
+            assertThat(registry.get("idgen.lease.reclaims").functionCounter().count()).isEqualTo(2.0);
+            assertThat(registry.get("idgen.lease.held").gauge().value()).isEqualTo(1.0);
             for (String generator : new String[] {"snowflake", "uuid-v7"}) {
                 for (String counter : new String[] {"idgen.clock.steps.back", "idgen.clock.tick.waits",
                         "idgen.clock.refusals", "idgen.clock.run.aheads"}) {
@@ -313,7 +327,7 @@ class IdgenAutoConfigurationTest {
     }
 
     @Test
-    void aRefusedClockTurnsHealthDownForTheWindowAndCountsAsAMeter() {
+    void aRefusedClockTurnsHealthOutOfServiceForTheWindowAndCountsAsAMeter() {
         java.util.concurrent.atomic.AtomicLong now = new java.util.concurrent.atomic.AtomicLong(1_800_000_000_000L);
         java.time.InstantSource clock = () -> Instant.ofEpochMilli(now.get());
         SnowflakeGenerator snowflake = SnowflakeGenerator.builder().machineId(1).clock(clock)
@@ -327,7 +341,7 @@ class IdgenAutoConfigurationTest {
         now.addAndGet(-100); // the clock steps back 100 ms: refused
         org.assertj.core.api.Assertions.assertThatThrownBy(snowflake::nextLong)
                 .isInstanceOf(dev.idgen.clock.ClockMovedBackwardsException.class);
-        assertThat(health.health().getStatus()).isEqualTo(Status.DOWN);
+        assertThat(health.health().getStatus()).isEqualTo(Status.OUT_OF_SERVICE);
         assertThat(registry.get("idgen.clock.refusals").tag("generator", "snowflake").functionCounter().count())
                 .isEqualTo(1.0);
         assertThat(registry.get("idgen.clock.steps.back").functionCounter().count()).isEqualTo(1.0);
@@ -359,7 +373,8 @@ class IdgenAutoConfigurationTest {
                     "\"idgen.machine-id.redis.key-prefix\"", "\"idgen.machine-id.redis.ttl\"",
                     "\"idgen.machine-id.redis.renew-every\"", "\"idgen.machine-id.etcd.endpoints\"",
                     "\"idgen.machine-id.etcd.namespace\"", "\"idgen.machine-id.etcd.ttl\"",
-                    "\"idgen.machine-id.jdbc.renew-every\"");
+                    "\"idgen.machine-id.jdbc.renew-every\"",
+                    "\"idgen.readiness.enabled\"", "\"idgen.readiness.check-every\"");
         }
     }
 

@@ -180,19 +180,26 @@ class OrdersServiceTest {
 
     @Test
     @Order(4)
-    void aLostLeaseTurnsHealthDownAndInsertsFailWith503LeavingNothingHalfWritten() throws Exception {
+    void aLostLeaseTakesTheInstanceOutOfReadinessAndInsertsFailWith503LeavingNothingHalfWritten() throws Exception {
         long orders = count("idgen_orders_order");
         long lines = count("idgen_orders_line");
         long events = count("idgen_orders_event");
         long lastBefore = MADE.stream().flatMap(List::stream).mapToLong(Long::longValue).max().orElseThrow();
 
+        assertThat(status("/actuator/health/readiness")).isEqualTo("UP");
         // another holder takes the row over (as after a long pause of this process)
         try (Connection c = connect(); Statement st = c.createStatement()) {
             assertThat(st.executeUpdate("UPDATE " + SCHEMA + ".idgen_orders_lease"
                     + " SET owner = 'another-holder', token = token + 1")).isEqualTo(1);
         }
-        await("health DOWN", () -> status().equals("DOWN"));
-        assertThat(get("/actuator/health").path("components").path("idgen").path("status").asString()).isEqualTo("DOWN");
+        await("health OUT_OF_SERVICE", () -> status().equals("OUT_OF_SERVICE"));
+        assertThat(get("/actuator/health").path("components").path("idgen").path("status").asString())
+                .isEqualTo("OUT_OF_SERVICE");
+        // out of the readiness group (the idgen component in it, as application.properties asks), alive
+        await("readiness OUT_OF_SERVICE", () -> status("/actuator/health/readiness").equals("OUT_OF_SERVICE"));
+        assertThat(get("/actuator/health/readiness").path("components").path("idgen").path("status").asString())
+                .isEqualTo("OUT_OF_SERVICE");
+        assertThat(status("/actuator/health/liveness")).isEqualTo("UP");
         assertThat(get("/actuator/metrics/idgen.lease.held").path("measurements").get(0).path("value").asDouble())
                 .isEqualTo(0.0);
 
@@ -211,14 +218,19 @@ class OrdersServiceTest {
 
         // the other holder's claim runs out (it never renews): the lease claims the id again, above its mark
         await("health UP again", () -> status().equals("UP"));
+        await("readiness UP again", () -> status("/actuator/health/readiness").equals("UP"));
         HttpResponse<String> r = post("customer-back", "sku-back", 1);
         assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
         assertThat(Long.parseLong(JSON.readTree(r.body()).get("id").asString())).isGreaterThan(lastBefore);
     }
 
     private String status() {
+        return status("/actuator/health");
+    }
+
+    private String status(String path) {
         try {
-            return get("/actuator/health").path("status").asString();
+            return get(path).path("status").asString();
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
@@ -227,7 +239,7 @@ class OrdersServiceTest {
     private JsonNode get(String path) throws Exception {
         HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(uri(path)).GET().build(),
                 HttpResponse.BodyHandlers.ofString());
-        // the health endpoint answers 503 while DOWN
+        // the health endpoints answer 503 while OUT_OF_SERVICE
         assertThat(r.statusCode()).as(path + ": " + r.body()).isIn(200, 503);
         return JSON.readTree(r.body());
     }

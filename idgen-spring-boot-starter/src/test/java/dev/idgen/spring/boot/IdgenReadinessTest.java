@@ -1,0 +1,291 @@
+package dev.idgen.spring.boot;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.idgen.clock.ClockBackwardsPolicy;
+import dev.idgen.clock.ClockMovedBackwardsException;
+import dev.idgen.machine.MachineIdLease;
+import dev.idgen.machine.MachineIdLostException;
+import dev.idgen.machine.spi.GuardedLease;
+import dev.idgen.machine.spi.LeaseGuard;
+import dev.idgen.machine.spi.LeaseTimings;
+import dev.idgen.snowflake.SnowflakeGenerator;
+import java.io.IOException;
+import java.io.StringReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.availability.ApplicationAvailabilityAutoConfiguration;
+import org.springframework.boot.availability.ApplicationAvailability;
+import org.springframework.boot.availability.ApplicationAvailabilityBean;
+import org.springframework.boot.availability.AvailabilityChangeEvent;
+import org.springframework.boot.availability.LivenessState;
+import org.springframework.boot.availability.ReadinessState;
+import org.springframework.boot.health.actuate.endpoint.CompositeHealthDescriptor;
+import org.springframework.boot.health.actuate.endpoint.HealthDescriptor;
+import org.springframework.boot.health.actuate.endpoint.HealthEndpoint;
+import org.springframework.boot.health.autoconfigure.actuate.endpoint.AvailabilityProbesAutoConfiguration;
+import org.springframework.boot.health.autoconfigure.actuate.endpoint.HealthEndpointAutoConfiguration;
+import org.springframework.boot.health.autoconfigure.application.AvailabilityHealthContributorAutoConfiguration;
+import org.springframework.boot.health.autoconfigure.contributor.HealthContributorAutoConfiguration;
+import org.springframework.boot.health.autoconfigure.registry.HealthContributorRegistryAutoConfiguration;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ApplicationEventPublisher;
+
+/**
+ * The readiness group follows the generators: out while the lease is fenced (or claiming again) or
+ * a clock refusal is within its window, back when IDs can be made again; liveness stays UP. The
+ * check is driven directly ({@link IdgenReadiness#check()}); its period is set to 10 s so the
+ * scheduled run does not take part (it would compute the same answer if it did).
+ */
+class IdgenReadinessTest {
+
+    private static final long START = 1_800_000_000_000L;
+    private static final LeaseTimings TIMINGS = LeaseTimings.of(Duration.ofSeconds(30), Duration.ofSeconds(5),
+            Duration.ofSeconds(3), Duration.ofSeconds(1));
+
+    private final AtomicLong now = new AtomicLong(START);
+    private final InstantSource clock = () -> Instant.ofEpochMilli(now.get());
+    private final LeaseGuard guard = new LeaseGuard("machine id 9 in the test", TIMINGS, clock);
+    private final TestLease lease = new TestLease(guard);
+    private final SnowflakeGenerator snowflake = SnowflakeGenerator.builder().machineId(lease).clock(clock)
+            .onClockBackwards(ClockBackwardsPolicy.refuse()).build();
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(ApplicationAvailabilityAutoConfiguration.class,
+                    HealthContributorRegistryAutoConfiguration.class, HealthContributorAutoConfiguration.class,
+                    HealthEndpointAutoConfiguration.class, AvailabilityHealthContributorAutoConfiguration.class,
+                    AvailabilityProbesAutoConfiguration.class, IdgenLeaseAutoConfiguration.class,
+                    IdgenAutoConfiguration.class, IdgenReadinessAutoConfiguration.class))
+            .withPropertyValues("idgen.readiness.check-every=10s")
+            .withBean(MachineIdLease.class, () -> lease)
+            .withBean(SnowflakeGenerator.class, () -> snowflake);
+
+    /** A lease whose claims, renewals and losses the test writes into its guard. */
+    static final class TestLease extends GuardedLease {
+        TestLease(LeaseGuard guard) {
+            super(9, guard);
+        }
+
+        @Override
+        public void close() {
+            guard().release();
+        }
+
+        @Override
+        public String toString() {
+            return "test lease: " + guard().state();
+        }
+    }
+
+    /** A claim and one acknowledged renewal, each expiring 30 s from now: the fence opens. */
+    private void hold() {
+        guard.claimed(now.get() + 30_000, MachineIdLease.NO_MARK);
+        guard.acknowledged(now.get() + 30_000, MachineIdLease.NO_MARK);
+        assertThat(lease.isHeld()).isTrue();
+    }
+
+    /** What Spring Boot publishes once the application has started. */
+    private static void started(AssertableApplicationContext context) {
+        AvailabilityChangeEvent.publish(context, LivenessState.CORRECT);
+        AvailabilityChangeEvent.publish(context, ReadinessState.ACCEPTING_TRAFFIC);
+    }
+
+    private static Status probe(AssertableApplicationContext context, String group) {
+        return context.getBean(HealthEndpoint.class).healthForPath(group).getStatus();
+    }
+
+    @Test
+    void aFencedLeaseTakesTheApplicationOutOfReadinessWhileLivenessStaysUpAndAHeldOneBringsItBack() {
+        hold();
+        runner.run(context -> {
+            assertThat(context).hasNotFailed();
+            started(context);
+            IdgenReadiness readiness = context.getBean(IdgenReadiness.class);
+            ApplicationAvailability availability = context.getBean(ApplicationAvailability.class);
+            assertThat(readiness.check()).isNull();
+            assertThat(probe(context, "readiness")).isEqualTo(Status.UP);
+
+            guard.lost("machine id 9 was taken by another holder");
+            assertThatThrownBy(snowflake::nextLong).isInstanceOf(MachineIdLostException.class);
+            assertThat(readiness.check()).contains("the machine-id lease is not held",
+                    "taken by another holder");
+            assertThat(availability.getReadinessState()).isEqualTo(ReadinessState.REFUSING_TRAFFIC);
+            assertThat(availability.getLivenessState()).isEqualTo(LivenessState.CORRECT);
+            assertThat(probe(context, "readiness")).isEqualTo(Status.OUT_OF_SERVICE);
+            assertThat(probe(context, "liveness")).isEqualTo(Status.UP);
+            assertThat(context.getBean(IdgenHealthIndicator.class).health().getStatus())
+                    .isEqualTo(Status.OUT_OF_SERVICE);
+
+            hold(); // claimed again
+            assertThat(readiness.check()).isNull();
+            assertThat(availability.getReadinessState()).isEqualTo(ReadinessState.ACCEPTING_TRAFFIC);
+            assertThat(probe(context, "readiness")).isEqualTo(Status.UP);
+            assertThat(probe(context, "liveness")).isEqualTo(Status.UP);
+            assertThat(snowflake.nextLong()).isPositive();
+        });
+    }
+
+    @Test
+    void aFenceThatTimePassedWithoutRenewalCountsLikeALoss() {
+        hold();
+        runner.run(context -> {
+            started(context);
+            IdgenReadiness readiness = context.getBean(IdgenReadiness.class);
+            now.addAndGet(30_000); // no renewal acknowledged: the fence (expiry - skew - margin) is behind us
+            assertThat(readiness.check()).contains("the machine-id lease is not held");
+            assertThat(probe(context, "readiness")).isEqualTo(Status.OUT_OF_SERVICE);
+            assertThat(probe(context, "liveness")).isEqualTo(Status.UP);
+        });
+    }
+
+    @Test
+    void aClockRefusalRefusesTrafficForTheRefusalWindowOnly() {
+        // no context: the window is read against the test's clock, which the auto-configured check
+        // (system clock) would not see; Spring Boot's own availability bean keeps the state
+        hold();
+        ApplicationAvailabilityBean availability = new ApplicationAvailabilityBean();
+        ApplicationEventPublisher publisher = e -> availability.onApplicationEvent((AvailabilityChangeEvent<?>) e);
+        IdgenReadiness readiness = new IdgenReadiness(
+                new GeneratorCheck(snowflake, lease, null, Duration.ofSeconds(5), clock), availability, publisher,
+                Duration.ofMillis(250));
+        AvailabilityChangeEvent.publish(publisher, this, LivenessState.CORRECT);
+        AvailabilityChangeEvent.publish(publisher, this, ReadinessState.ACCEPTING_TRAFFIC);
+        snowflake.nextLong();
+        now.addAndGet(-200); // the clock steps back 200 ms: refused
+        assertThatThrownBy(snowflake::nextLong).isInstanceOf(ClockMovedBackwardsException.class);
+        assertThat(readiness.check()).contains("Snowflake generator's clock was refused");
+        assertThat(availability.getReadinessState()).isEqualTo(ReadinessState.REFUSING_TRAFFIC);
+        assertThat(availability.getLivenessState()).isEqualTo(LivenessState.CORRECT);
+
+        now.addAndGet(5_000); // 5 s after the refusal: still within the window (its end included)
+        assertThat(readiness.check()).isNotNull();
+        assertThat(availability.getReadinessState()).isEqualTo(ReadinessState.REFUSING_TRAFFIC);
+        now.addAndGet(1);
+        assertThat(readiness.check()).isNull();
+        assertThat(availability.getReadinessState()).isEqualTo(ReadinessState.ACCEPTING_TRAFFIC);
+        assertThat(availability.getLivenessState()).isEqualTo(LivenessState.CORRECT);
+    }
+
+    @Test
+    void itNeitherAcceptsTrafficBeforeTheApplicationIsReadyNorUndoesARefusalOfAnotherParty() {
+        hold();
+        runner.run(context -> {
+            IdgenReadiness readiness = context.getBean(IdgenReadiness.class);
+            ApplicationAvailability availability = context.getBean(ApplicationAvailability.class);
+            List<ReadinessState> published = new ArrayList<>();
+            context.addApplicationListener(e -> {
+                if (e instanceof AvailabilityChangeEvent<?> a && a.getState() instanceof ReadinessState r) {
+                    published.add(r);
+                }
+            });
+            // not started yet: readiness is REFUSING_TRAFFIC (no event), and a check that can make ids leaves it
+            assertThat(readiness.check()).isNull();
+            assertThat(availability.getReadinessState()).isEqualTo(ReadinessState.REFUSING_TRAFFIC);
+            assertThat(published).isEmpty();
+
+            started(context);
+            AvailabilityChangeEvent.publish(context, this, ReadinessState.REFUSING_TRAFFIC); // the application's own
+            readiness.check();
+            assertThat(availability.getReadinessState()).isEqualTo(ReadinessState.REFUSING_TRAFFIC);
+
+            // its own refusal, then the application's: the later one stands when ids can be made again
+            AvailabilityChangeEvent.publish(context, ReadinessState.ACCEPTING_TRAFFIC);
+            guard.lost("test");
+            readiness.check();
+            hold();
+            AvailabilityChangeEvent.publish(context, this, ReadinessState.REFUSING_TRAFFIC); // then the application refuses
+            readiness.check();
+            assertThat(availability.getReadinessState()).isEqualTo(ReadinessState.REFUSING_TRAFFIC);
+            assertThat(published).containsExactly(ReadinessState.ACCEPTING_TRAFFIC, ReadinessState.REFUSING_TRAFFIC,
+                    ReadinessState.ACCEPTING_TRAFFIC, ReadinessState.REFUSING_TRAFFIC,
+                    ReadinessState.REFUSING_TRAFFIC);
+        });
+    }
+
+    @Test
+    void theScheduledCheckNoticesALossOnItsOwn() {
+        hold();
+        runner.withPropertyValues("idgen.readiness.check-every=10ms").run(context -> {
+            started(context);
+            assertThat(context.getBean(IdgenReadiness.class).isRunning()).isTrue();
+            CountDownLatch refused = new CountDownLatch(1);
+            context.addApplicationListener(e -> {
+                if (e instanceof AvailabilityChangeEvent<?> a && a.getState() == ReadinessState.REFUSING_TRAFFIC) {
+                    refused.countDown();
+                }
+            });
+            guard.lost("taken");
+            // real time, bounded: the daemon thread runs every 10 ms
+            assertThat(refused.await(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(probe(context, "readiness")).isEqualTo(Status.OUT_OF_SERVICE);
+        });
+    }
+
+    @Test
+    void theReadinessCheckCanBeTurnedOffAndItsSettingsAreChecked() {
+        runner.withPropertyValues("idgen.readiness.enabled=false").run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(context).doesNotHaveBean(IdgenReadiness.class);
+            started(context);
+            guard.lost("taken");
+            assertThat(probe(context, "readiness")).isEqualTo(Status.UP);
+        });
+        runner.withPropertyValues("idgen.readiness.check-every=5ms").run(context ->
+                assertThat(IdgenAutoConfigurationTest.rootCause(context.getStartupFailure()))
+                        .hasMessage("idgen.readiness.check-every=PT0.005S is outside 10ms..10s"));
+        runner.withPropertyValues("idgen.health.refusal-window=-1s").run(context ->
+                assertThat(IdgenAutoConfigurationTest.rootCause(context.getStartupFailure()))
+                        .hasMessage("idgen.health.refusal-window=PT-1S must be 0 or more (for example 30s)"));
+    }
+
+    @Test
+    void theDocumentedPropertiesPutTheIdgenComponentIntoTheReadinessGroupForAll() throws IOException {
+        Properties documented = readinessSnippet();
+        assertThat(documented).containsKeys("management.endpoint.health.group.readiness.include",
+                "management.endpoint.health.group.readiness.show-components");
+        List<String> pairs = new ArrayList<>();
+        documented.forEach((k, v) -> pairs.add(k + "=" + v));
+        hold();
+        runner.withPropertyValues(pairs.toArray(String[]::new)).run(context -> {
+            assertThat(context).hasNotFailed();
+            started(context);
+            guard.lost("taken");
+            context.getBean(IdgenReadiness.class).check();
+            HealthDescriptor readiness = context.getBean(HealthEndpoint.class).healthForPath("readiness");
+            assertThat(readiness.getStatus()).isEqualTo(Status.OUT_OF_SERVICE);
+            // shown with show-details unset (never): the components, each with its status
+            assertThat(readiness).isInstanceOf(CompositeHealthDescriptor.class);
+            var components = ((CompositeHealthDescriptor) readiness).getComponents();
+            assertThat(components).containsOnlyKeys("readinessState", "idgen");
+            assertThat(components.get("idgen").getStatus()).isEqualTo(Status.OUT_OF_SERVICE);
+            assertThat(probe(context, "liveness")).isEqualTo(Status.UP);
+        });
+    }
+
+    /** The properties block of the readiness section in docs/spring-boot.md. */
+    static Properties readinessSnippet() throws IOException {
+        String doc = Files.readString(Path.of("..", "docs", "spring-boot.md"));
+        int section = doc.indexOf("\n## Readiness");
+        assertThat(section).as("docs/spring-boot.md has a Readiness section").isPositive();
+        int start = doc.indexOf("```properties\n", section);
+        int end = doc.indexOf("```", start + 14);
+        assertThat(start).isPositive();
+        Properties p = new Properties();
+        p.load(new StringReader(doc.substring(start + 14, end)));
+        return p;
+    }
+}
