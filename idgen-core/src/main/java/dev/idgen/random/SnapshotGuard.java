@@ -18,16 +18,18 @@ import java.util.function.LongSupplier;
  * <ul>
  *   <li>the CRaC callbacks, before a checkpoint and after a restore ({@link CracHook}), for the
  *       guard of this JVM ({@link #jvm()});</li>
- *   <li>{@link #check()}, which each stripe runs on each 4 KiB refill, off the per-call path: it
- *       fires when the offset between the wall clock and the monotonic clock has moved by more than
+ *   <li>{@link #check()}, which each stripe runs on each 4 KiB refill, and on its first call after
+ *       its wall clock moved by more than {@link #CLOCK_JUMP_MILLIS} since it last ran it (the
+ *       per-call cost is one wall-clock read): it fires when the offset between the wall clock and the monotonic clock has moved by more than
  *       {@link #CLOCK_JUMP_MILLIS} since the last check (a restored image resumes with a wall clock
  *       far from where its monotonic clock says it should be), or when the process id has changed
  *       (read at most once per {@link #PID_CHECK_NANOS} of monotonic time, since it costs a system
  *       call).</li>
  * </ul>
  * A false alarm (an NTP step, an operator setting the clock) costs one re-key per stripe, nothing
- * more; a clone with no signal at all (a live VM fork that keeps both clocks) is covered only by the
- * fresh bytes mixed into every re-key.
+ * more; a clone with no signal at all (a live VM fork that keeps both clocks) parts at each stripe's
+ * next refill, whose bytes are XOR the monotonic clock's reading (unless both copies read the same
+ * nanosecond there), and is unpredictable again after the fresh bytes mixed into the next re-key.
  *
  * <p>The clock reads here serve entropy hygiene only. No ID ever takes its time from them: generators
  * read time only through their injected {@code InstantSource}.
@@ -95,6 +97,16 @@ final class SnapshotGuard {
     /** @return the CRaC resource of this JVM's guard, or null when no CRaC API is at hand */
     static Object jvmCracResource() {
         return Jvm.CRAC_RESOURCE;
+    }
+
+    /** @return the wall clock, in ms: when a stripe last looked for a copy (entropy hygiene only) */
+    long wallMillis() {
+        return wallMillis.getAsLong();
+    }
+
+    /** @return the monotonic clock, in ns: what a refill mixes into its bytes (entropy hygiene only) */
+    long monotonicNanos() {
+        return monotonicNanos.getAsLong();
     }
 
     /** @return the current epoch; a stripe keyed in another one must re-key before its next byte */

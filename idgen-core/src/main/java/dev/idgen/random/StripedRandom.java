@@ -20,7 +20,16 @@ import java.util.function.Supplier;
  * <p><b>Copies.</b> Each stripe remembers the {@link SnapshotGuard} epoch its bytes belong to. A call
  * that finds the epoch moved on (a CRaC restore, a clock or process-id sign of a copy) throws the
  * buffer away and has the refill re-key from fresh entropy first, so after the signal no stripe hands
- * out a byte made before it. The guard's own checks run on refills, off the per-call path.
+ * out a byte made before it. The guard's checks for a sign run on every refill, and on the first
+ * acquisition of a stripe after its wall clock moved by more than {@link SnapshotGuard#CLOCK_JUMP_MILLIS}
+ * since its last check (one wall-clock read per acquisition): a restore, which moves the wall clock,
+ * is seen before the stripe hands out its next byte, not at its next refill.
+ *
+ * <p><b>Copies with no sign.</b> Every refill XORs the monotonic clock's reading (nanoseconds) into
+ * each 8 bytes of the new buffer. Keystream XOR a value known to all is still keystream to whoever
+ * lacks the key; but two copies of one state, which would otherwise hand out the same buffer, part
+ * at their next refill unless both read the very same nanosecond there. This is for uniqueness
+ * only: unpredictability to whoever holds a copy comes back at the next re-key.
  */
 final class StripedRandom implements RandomSource {
 
@@ -122,6 +131,23 @@ final class StripedRandom implements RandomSource {
         return stripes[i];
     }
 
+    /**
+     * For the tests: one long from stripe {@code i}, taken as {@link #nextLong()} takes it (the
+     * check for a copy included). The caller is the only thread using this source.
+     */
+    long nextLongFrom(int i) {
+        Stripe s = stripes[i];
+        if (!s.tryAcquire()) {
+            throw new IllegalStateException("stripe " + i + " is held; nextLongFrom is for one thread only");
+        }
+        try {
+            s.checkForCopy();
+            return s.take();
+        } finally {
+            s.release();
+        }
+    }
+
     @Override
     public long nextLong() {
         Stripe s = acquire();
@@ -168,7 +194,8 @@ final class StripedRandom implements RandomSource {
     /**
      * Takes the stripe this thread hashes to, or failing that the next free one. Stripes are held for
      * a few nanoseconds (a refill: about a microsecond), so a full round of held stripes is rare; after
-     * one the thread yields rather than spin against holders that may not be running.
+     * one the thread yields rather than spin against holders that may not be running. The stripe
+     * taken has looked for a sign of a copy ({@link Stripe#checkForCopy()}) before it is returned.
      */
     @SuppressWarnings("deprecation") // Thread.getId(): threadId() is Java 19+
     private Stripe acquire() {
@@ -177,6 +204,7 @@ final class StripedRandom implements RandomSource {
         for (int failed = 0;; i = (i + 1) & mask) {
             Stripe s = stripes[i];
             if (s.tryAcquire()) {
+                s.checkForCopy();
                 return s;
             }
             if (++failed == stripes.length) {
@@ -211,6 +239,7 @@ final class StripedRandom implements RandomSource {
             this.guard = guard;
             this.buffer = EMPTY; // allocated and filled on first use
             this.epoch = guard.epoch();
+            this.checkedAtWall = guard.wallMillis();
         }
 
         boolean tryAcquire() {
@@ -219,6 +248,24 @@ final class StripedRandom implements RandomSource {
 
         void release() {
             BUSY.setRelease(this, 0);
+        }
+
+        /**
+         * Caller holds the stripe; called once per acquisition, before the first {@link #take()}.
+         * A restore moves the wall clock (the image was made earlier), so a stripe whose wall clock
+         * moved by more than {@link SnapshotGuard#CLOCK_JUMP_MILLIS} either way since it last
+         * looked has the guard look for a sign of a copy now; if there is one the epoch moves on
+         * and the {@code take()} that follows re-keys before it hands out a byte. A busy stripe looks
+         * every 100 ms of wall time, an idle one at its next call; the per-call cost is one
+         * wall-clock read and a compare.
+         */
+        void checkForCopy() {
+            long now = guard.wallMillis();
+            long since = now - checkedAtWall;
+            if (since > SnapshotGuard.CLOCK_JUMP_MILLIS || since < 0) {
+                checkedAtWall = now;
+                guard.check();
+            }
         }
 
         /** Caller holds the stripe. */
@@ -244,6 +291,11 @@ final class StripedRandom implements RandomSource {
                 epoch = now;
             }
             refill.fill(buffer);
+            // two copies of this state part here unless both read the same nanosecond (see the class comment)
+            long stamp = guard.monotonicNanos();
+            for (int i = 0; i < buffer.length; i += Long.BYTES) {
+                LONGS.set(buffer, i, (long) LONGS.get(buffer, i) ^ stamp);
+            }
         }
     }
 
@@ -257,6 +309,8 @@ final class StripedRandom implements RandomSource {
         volatile int busy;
         int position;
         int epoch;
+        /** The wall clock when this stripe last had the guard look for a copy (ms). */
+        long checkedAtWall;
         byte[] buffer;
         Refill refill;
         SnapshotGuard guard;

@@ -51,7 +51,7 @@ class SnapshotTest {
         }
 
         long next(int stripe) {
-            return source.stripe(stripe).take();
+            return source.nextLongFrom(stripe);
         }
     }
 
@@ -89,7 +89,7 @@ class SnapshotTest {
     }
 
     @Test
-    void withoutAnySignalTheCopiesPartAtTheirNextRekey() {
+    void withoutAnySignalAndOnTheSameNanosecondTheCopiesPartAtTheirNextRekey() {
         Process[] twins = snapshot(1);
         assertEquals(LEFT_UNDER_KEY, firstDifference(twins, 0, 4 * LONGS_PER_KEY),
                 "seed " + SEED + ": the rest of the 64 KiB under the copied key repeats, and not one long more");
@@ -155,25 +155,53 @@ class SnapshotTest {
     }
 
     @Test
-    void aWallClockJumpAgainstTheMonotonicClockIsTakenAtTheNextRefill() {
+    void aWallClockJumpAgainstTheMonotonicClockPartsTheCopiesAtTheVeryNextLong() {
         Process[] twins = snapshot(1);
         // restored 30 s and 45 s after the checkpoint: the monotonic clocks resume where they were
         twins[0].clocks.wallMillis += 30_000;
         twins[1].clocks.wallMillis += 45_000;
-        assertEquals(LEFT_IN_BUFFER, firstDifference(twins, 0, LONGS_PER_KEY),
-                "seed " + SEED + ": the copied buffer runs out, then the refill sees the jump and re-keys");
+        assertEquals(0, firstDifference(twins, 0, LONGS_PER_KEY),
+                "seed " + SEED + ": the first call after the restore sees the jump and re-keys before its first byte");
         assertEquals(0, agreements(twins, 0, LONGS_PER_KEY));
+        assertEquals(1, twins[0].entropy.reseeds, "one signal, one reseed");
     }
 
     @Test
-    void aSignalAtOneStripesRefillReKeysEveryStripeAtOnce() {
+    void afterAWallClockJumpEveryStripePartsAtItsVeryNextLong() {
         Process[] twins = snapshot(4);
         twins[0].clocks.wallMillis += 30_000;
         twins[1].clocks.wallMillis += 45_000;
-        assertEquals(LEFT_IN_BUFFER, firstDifference(twins, 0, LONGS_PER_KEY));
-        for (int s = 1; s < 4; s++) {
+        for (int s = 0; s < 4; s++) {
             assertEquals(0, firstDifference(twins, s, 1), "stripe " + s + " mid-buffer: its very next long differs");
+            assertEquals(0, agreements(twins, s, LONGS_PER_REFILL), "stripe " + s);
         }
+    }
+
+    @Test
+    void afterAWallClockJumpTheVeryNextUuidV4sDiffer() {
+        // through the public API: a one-stripe source behind a UuidV4Generator in each copy
+        Process[] twins = snapshot(1);
+        twins[0].clocks.wallMillis += 30_000;
+        twins[1].clocks.wallMillis += 45_000;
+        dev.idgen.uuid.UuidV4Generator a = dev.idgen.uuid.UuidV4Generator.builder().randomness(twins[0].source).build();
+        dev.idgen.uuid.UuidV4Generator b = dev.idgen.uuid.UuidV4Generator.builder().randomness(twins[1].source).build();
+        int same = 0;
+        for (int i = 0; i < 2 * LEFT_IN_BUFFER; i++) {
+            same += a.next().equals(b.next()) ? 1 : 0;
+        }
+        assertEquals(0, same, "seed " + SEED + ": UUIDv4s the two copies both handed out after the restore");
+    }
+
+    @Test
+    void withoutASignalCopiesThatReadDifferentNanosecondsPartAtTheNextRefill() {
+        // a live VM fork: same pid, clocks in step, but the two copies reach their next refill at
+        // different instants of their monotonic clocks
+        Process[] twins = snapshot(1);
+        twins[0].clocks.monotonicNanos += 1_000;
+        twins[1].clocks.monotonicNanos += 1_250;
+        assertEquals(LEFT_IN_BUFFER, firstDifference(twins, 0, LONGS_PER_KEY),
+                "seed " + SEED + ": the copied buffer repeats, the next refill does not");
+        assertEquals(0, agreements(twins, 0, 2 * LONGS_PER_KEY), "nothing after it is shared");
     }
 
     @Test
@@ -282,7 +310,8 @@ class SnapshotTest {
         new ScriptedEntropy(SEED).nextBytes(expected);
         long firstOfSecondRefill = ByteBuffer.wrap(expected, StripedRandom.BUFFER_BYTES, Long.BYTES)
                 .order(ByteOrder.nativeOrder()).getLong();
-        assertEquals(firstOfSecondRefill, afterSignal, "seed " + SEED + ": the rest of the first buffer was dropped");
+        assertEquals(firstOfSecondRefill ^ clocks.monotonicNanos, afterSignal,
+                "seed " + SEED + ": the rest of the first buffer was dropped (each refill is XOR the monotonic reading)");
         assertEquals(1, entropy.reseeds);
         assertNotEquals(0, afterSignal);
     }
