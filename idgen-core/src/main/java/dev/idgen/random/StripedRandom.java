@@ -126,11 +126,6 @@ final class StripedRandom implements RandomSource {
         return stripes.length;
     }
 
-    /** For the tests: stripe {@code i}, to draw from (holding nothing: the tests use one thread). */
-    Stripe stripe(int i) {
-        return stripes[i];
-    }
-
     /**
      * For the tests: one long from stripe {@code i}, taken as {@link #nextLong()} takes it (the
      * check for a copy included). The caller is the only thread using this source.
