@@ -20,21 +20,24 @@ import java.util.function.Supplier;
  * <p><b>Copies.</b> Each stripe remembers the {@link SnapshotGuard} epoch its bytes belong to. A call
  * that finds the epoch moved on (a CRaC restore, a clock or process-id sign of a copy) throws the
  * buffer away and has the refill re-key from fresh entropy first, so after the signal no stripe hands
- * out a byte made before it. The guard's checks for a sign run on every refill, and on the first
- * acquisition of a stripe after its wall clock moved by more than {@link SnapshotGuard#CLOCK_JUMP_MILLIS}
- * since its last check (one wall-clock read per acquisition): a restore, which moves the wall clock,
- * is seen before the stripe hands out its next byte, not at its next refill.
+ * out a byte made before it. The guard's own check for a sign (two clock reads) runs before every
+ * {@link #CHECK_LONGS} longs a stripe hands out, so a restore that moved the wall clock is taken
+ * within that many longs of it, not at the next 4 KiB refill; a read per long would cost more than
+ * the long itself (a clock read is about 20 ns, a UUIDv4 about 15 ns).
  *
- * <p><b>Copies with no sign.</b> Every refill XORs the monotonic clock's reading (nanoseconds) into
- * each 8 bytes of the new buffer. Keystream XOR a value known to all is still keystream to whoever
- * lacks the key; but two copies of one state, which would otherwise hand out the same buffer, part
- * at their next refill unless both read the very same nanosecond there. This is for uniqueness
- * only: unpredictability to whoever holds a copy comes back at the next re-key.
+ * <p><b>Copies with no sign.</b> Each long handed out is keystream XOR the monotonic clock's reading
+ * at the start of its block of {@link #CHECK_LONGS}. Keystream XOR a value known to all is still
+ * keystream to whoever lacks the key; but two copies of one state, which would otherwise hand out the
+ * same longs, part at their next block unless both read the very same nanosecond there. This is for
+ * uniqueness only: unpredictability to whoever holds a copy comes back at the next re-key.
  */
 final class StripedRandom implements RandomSource {
 
     /** Bytes per refill. */
     static final int BUFFER_BYTES = 4096;
+    /** Longs per block: a stripe looks for a copy, and takes a new stamp, before each; a power of two. */
+    static final int CHECK_LONGS = 64;
+    private static final int CHECK_MASK = CHECK_LONGS * Long.BYTES - 1;
 
     private static final int MAX_STRIPES = 64;
     private static final long PROBE_MIX = 0x9E3779B97F4A7C15L;
@@ -136,7 +139,6 @@ final class StripedRandom implements RandomSource {
             throw new IllegalStateException("stripe " + i + " is held; nextLongFrom is for one thread only");
         }
         try {
-            s.checkForCopy();
             return s.take();
         } finally {
             s.release();
@@ -189,8 +191,7 @@ final class StripedRandom implements RandomSource {
     /**
      * Takes the stripe this thread hashes to, or failing that the next free one. Stripes are held for
      * a few nanoseconds (a refill: about a microsecond), so a full round of held stripes is rare; after
-     * one the thread yields rather than spin against holders that may not be running. The stripe
-     * taken has looked for a sign of a copy ({@link Stripe#checkForCopy()}) before it is returned.
+     * one the thread yields rather than spin against holders that may not be running.
      */
     @SuppressWarnings("deprecation") // Thread.getId(): threadId() is Java 19+
     private Stripe acquire() {
@@ -199,7 +200,6 @@ final class StripedRandom implements RandomSource {
         for (int failed = 0;; i = (i + 1) & mask) {
             Stripe s = stripes[i];
             if (s.tryAcquire()) {
-                s.checkForCopy();
                 return s;
             }
             if (++failed == stripes.length) {
@@ -234,7 +234,6 @@ final class StripedRandom implements RandomSource {
             this.guard = guard;
             this.buffer = EMPTY; // allocated and filled on first use
             this.epoch = guard.epoch();
-            this.checkedAtWall = guard.wallMillis();
         }
 
         boolean tryAcquire() {
@@ -246,51 +245,45 @@ final class StripedRandom implements RandomSource {
         }
 
         /**
-         * Caller holds the stripe; called once per acquisition, before the first {@link #take()}.
-         * A restore moves the wall clock (the image was made earlier), so a stripe whose wall clock
-         * moved by more than {@link SnapshotGuard#CLOCK_JUMP_MILLIS} either way since it last
-         * looked has the guard look for a sign of a copy now; if there is one the epoch moves on
-         * and the {@code take()} that follows re-keys before it hands out a byte. A busy stripe looks
-         * every 100 ms of wall time, an idle one at its next call; the per-call cost is one
-         * wall-clock read and a compare.
+         * Caller holds the stripe. At the start of every block of {@link #CHECK_LONGS} longs (so
+         * also when the buffer is used up), or when the guard's epoch moved on (a signal, one
+         * volatile read per call), the stripe looks for a copy before it hands out a byte.
          */
-        void checkForCopy() {
-            long now = guard.wallMillis();
-            long since = now - checkedAtWall;
-            if (since > SnapshotGuard.CLOCK_JUMP_MILLIS || since < 0) {
-                checkedAtWall = now;
-                guard.check();
-            }
-        }
-
-        /** Caller holds the stripe. */
         long take() {
             int p = position;
-            if (p == buffer.length || epoch != guard.epoch()) {
-                refill();
-                p = 0;
+            if ((p & CHECK_MASK) == 0 || epoch != guard.epoch()) {
+                p = startBlock(p);
             }
             position = p + Long.BYTES;
-            return (long) LONGS.get(buffer, p);
+            return (long) LONGS.get(buffer, p) ^ stamp;
         }
 
-        /** Caller holds the stripe. Unread bytes of an older epoch are dropped, never handed out. */
-        private void refill() {
-            if (buffer.length == 0) {
-                buffer = new byte[BUFFER_BYTES];
+        /**
+         * Caller holds the stripe. Has the guard look for a copy; refills (re-keying first if the
+         * epoch moved on: unread bytes of an older epoch are dropped, never handed out) when the
+         * buffer is used up or the epoch moved; and takes the monotonic reading that the next
+         * block's longs are XORed with, so two copies of this state part here unless both read the
+         * same nanosecond.
+         *
+         * @return the position of the next long
+         */
+        private int startBlock(int p) {
+            long now = guard.monotonicNanos();
+            int current = guard.check(now);
+            if (p == buffer.length || current != epoch) {
+                if (buffer.length == 0) {
+                    buffer = new byte[BUFFER_BYTES];
+                }
+                position = BUFFER_BYTES; // unread only once a refill has succeeded; if one throws, still "empty"
+                if (current != epoch) {
+                    refill.reseed();
+                    epoch = current;
+                }
+                refill.fill(buffer);
+                p = 0;
             }
-            position = BUFFER_BYTES; // unread only once a refill has succeeded; if one throws, still "empty"
-            int now = guard.check();
-            if (now != epoch) {
-                refill.reseed();
-                epoch = now;
-            }
-            refill.fill(buffer);
-            // two copies of this state part here unless both read the same nanosecond (see the class comment)
-            long stamp = guard.monotonicNanos();
-            for (int i = 0; i < buffer.length; i += Long.BYTES) {
-                LONGS.set(buffer, i, (long) LONGS.get(buffer, i) ^ stamp);
-            }
+            stamp = now;
+            return p;
         }
     }
 
@@ -304,8 +297,8 @@ final class StripedRandom implements RandomSource {
         volatile int busy;
         int position;
         int epoch;
-        /** The wall clock when this stripe last had the guard look for a copy (ms). */
-        long checkedAtWall;
+        /** The monotonic reading at the start of the current block, XORed into each of its longs. */
+        long stamp;
         byte[] buffer;
         Refill refill;
         SnapshotGuard guard;
