@@ -68,12 +68,12 @@ public interface RandomSource {
      *
      * <p>After a copy they part ways at once when there is a sign of it: a CRaC restore (the
      * {@code org.crac} or {@code jdk.crac} API, if present at run time, is told of a resource, with
-     * no dependency needed), a jump between the wall clock and the monotonic clock (looked for on a
-     * stripe's first call after its wall clock moved by more than 100 ms, and on each 4 KiB refill),
-     * or (on Linux) a new process id (on a refill). Then every stripe drops its buffer and re-keys
-     * from fresh bytes before its next call. With no sign at all, two copies part at each stripe's
-     * next refill, whose bytes are XOR the monotonic clock's reading. See {@code docs/randomness.md}
-     * in the project for what a snapshot can and cannot repeat.
+     * no dependency needed); or, looked for before every 64 longs a stripe hands out, a jump between
+     * the wall clock and the monotonic clock or (on Linux) a new process id. Then every stripe drops
+     * its buffer and re-keys from fresh bytes before its next call. With no sign at all, two copies
+     * part at each stripe's next block of 64 longs, whose longs are XOR the monotonic clock's reading
+     * at its start. See {@code docs/randomness.md} in the project for what a snapshot can and cannot
+     * repeat.
      *
      * @return the shared secure source
      */
