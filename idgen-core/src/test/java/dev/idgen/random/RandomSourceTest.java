@@ -80,7 +80,7 @@ class RandomSourceTest {
     @Test
     void stripedSourceHandsOutTheRefillBytesOnceEachInOrder() {
         // one stripe refilled with a counting pattern: longs 0, 1, 2, ... in native byte order, each
-        // XOR the monotonic clock's reading at the refill (a stand-still clock here)
+        // XOR the monotonic clock's reading at the start of its 64-long block (a stand-still clock here)
         long[] next = {0};
         FixedClocks clocks = new FixedClocks();
         long stamp = clocks.monotonicNanos;

@@ -332,7 +332,7 @@ class SnapshotTest {
         long firstOfSecondRefill = ByteBuffer.wrap(expected, StripedRandom.BUFFER_BYTES, Long.BYTES)
                 .order(ByteOrder.nativeOrder()).getLong();
         assertEquals(firstOfSecondRefill ^ clocks.monotonicNanos, afterSignal,
-                "seed " + SEED + ": the rest of the first buffer was dropped (each refill is XOR the monotonic reading)");
+                "seed " + SEED + ": the rest of the first buffer was dropped (each long is XOR its block's monotonic reading)");
         assertEquals(1, entropy.reseeds);
         assertNotEquals(0, afterSignal);
     }
