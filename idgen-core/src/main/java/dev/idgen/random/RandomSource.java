@@ -68,10 +68,12 @@ public interface RandomSource {
      *
      * <p>After a copy they part ways at once when there is a sign of it: a CRaC restore (the
      * {@code org.crac} or {@code jdk.crac} API, if present at run time, is told of a resource, with
-     * no dependency needed), or, checked on each 4 KiB refill, a jump between the wall clock and the
-     * monotonic clock or (on Linux) a new process id. Then every stripe drops its buffer and re-keys
-     * from fresh bytes before its next call. See {@code docs/randomness.md} in the project for what a
-     * snapshot can and cannot repeat.
+     * no dependency needed); or, looked for before every 64 longs a stripe hands out, a jump between
+     * the wall clock and the monotonic clock or (on Linux) a new process id. Then every stripe drops
+     * its buffer and re-keys from fresh bytes before its next call. With no sign at all, two copies
+     * part at each stripe's next block of 64 longs, whose longs are XOR the monotonic clock's reading
+     * at its start. See {@code docs/randomness.md} in the project for what a snapshot can and cannot
+     * repeat.
      *
      * @return the shared secure source
      */

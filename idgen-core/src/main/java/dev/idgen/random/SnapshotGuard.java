@@ -18,16 +18,18 @@ import java.util.function.LongSupplier;
  * <ul>
  *   <li>the CRaC callbacks, before a checkpoint and after a restore ({@link CracHook}), for the
  *       guard of this JVM ({@link #jvm()});</li>
- *   <li>{@link #check()}, which each stripe runs on each 4 KiB refill, off the per-call path: it
- *       fires when the offset between the wall clock and the monotonic clock has moved by more than
+ *   <li>{@link #check()}, which each stripe runs before every 64 longs it hands out (512 bytes; so
+ *       also before each 4 KiB refill), two clock reads per 64 longs: it fires when the offset between the wall clock and the monotonic clock has moved by more than
  *       {@link #CLOCK_JUMP_MILLIS} since the last check (a restored image resumes with a wall clock
  *       far from where its monotonic clock says it should be), or when the process id has changed
  *       (read at most once per {@link #PID_CHECK_NANOS} of monotonic time, since it costs a system
  *       call).</li>
  * </ul>
  * A false alarm (an NTP step, an operator setting the clock) costs one re-key per stripe, nothing
- * more; a clone with no signal at all (a live VM fork that keeps both clocks) is covered only by the
- * fresh bytes mixed into every re-key.
+ * more; a clone with no signal at all (a live VM fork that keeps both clocks) parts at each stripe's
+ * next 64-long block, whose longs are XOR the monotonic clock's reading at its start (unless both
+ * copies read the same nanosecond there), and is unpredictable again after the fresh bytes mixed
+ * into the next re-key.
  *
  * <p>The clock reads here serve entropy hygiene only. No ID ever takes its time from them: generators
  * read time only through their injected {@code InstantSource}.
@@ -97,6 +99,11 @@ final class SnapshotGuard {
         return Jvm.CRAC_RESOURCE;
     }
 
+    /** @return the monotonic clock, in ns: what a stripe mixes into its next 64 longs (entropy hygiene only) */
+    long monotonicNanos() {
+        return monotonicNanos.getAsLong();
+    }
+
     /** @return the current epoch; a stripe keyed in another one must re-key before its next byte */
     int epoch() {
         return epoch;
@@ -109,13 +116,22 @@ final class SnapshotGuard {
 
     /**
      * Looks for a sign of a copy and {@linkplain #signal() signals} when it finds one. Called by a
-     * stripe's holder before a refill; concurrent calls are fine (a sign seen twice moves the epoch
+     * stripe's holder every 64 longs; concurrent calls are fine (a sign seen twice moves the epoch
      * twice, which costs nothing more).
      *
      * @return the epoch after the check
      */
     int check() {
-        long now = monotonicNanos.getAsLong();
+        return check(monotonicNanos.getAsLong());
+    }
+
+    /**
+     * {@link #check()} with the monotonic clock already read by the caller, who also uses the reading.
+     *
+     * @param now the monotonic clock, in ns, read just before
+     * @return the epoch after the check
+     */
+    int check(long now) {
         long offset = clockOffset(now);
         long before = clockOffset;
         clockOffset = offset;

@@ -20,12 +20,24 @@ import java.util.function.Supplier;
  * <p><b>Copies.</b> Each stripe remembers the {@link SnapshotGuard} epoch its bytes belong to. A call
  * that finds the epoch moved on (a CRaC restore, a clock or process-id sign of a copy) throws the
  * buffer away and has the refill re-key from fresh entropy first, so after the signal no stripe hands
- * out a byte made before it. The guard's own checks run on refills, off the per-call path.
+ * out a byte made before it. The guard's own check for a sign (two clock reads) runs before every
+ * {@link #CHECK_LONGS} longs a stripe hands out, so a restore that moved the wall clock is taken
+ * within that many longs of it, not at the next 4 KiB refill; a read per long would cost more than
+ * the long itself (a clock read is about 20 ns, a UUIDv4 about 15 ns).
+ *
+ * <p><b>Copies with no sign.</b> Each long handed out is keystream XOR the monotonic clock's reading
+ * at the start of its block of {@link #CHECK_LONGS}. Keystream XOR a value known to all is still
+ * keystream to whoever lacks the key; but two copies of one state, which would otherwise hand out the
+ * same longs, part at their next block unless both read the very same nanosecond there. This is for
+ * uniqueness only: unpredictability to whoever holds a copy comes back at the next re-key.
  */
 final class StripedRandom implements RandomSource {
 
     /** Bytes per refill. */
     static final int BUFFER_BYTES = 4096;
+    /** Longs per block: a stripe looks for a copy, and takes a new stamp, before each; a power of two. */
+    static final int CHECK_LONGS = 64;
+    private static final int CHECK_MASK = CHECK_LONGS * Long.BYTES - 1;
 
     private static final int MAX_STRIPES = 64;
     private static final long PROBE_MIX = 0x9E3779B97F4A7C15L;
@@ -117,9 +129,20 @@ final class StripedRandom implements RandomSource {
         return stripes.length;
     }
 
-    /** For the tests: stripe {@code i}, to draw from (holding nothing: the tests use one thread). */
-    Stripe stripe(int i) {
-        return stripes[i];
+    /**
+     * For the tests: one long from stripe {@code i}, taken as {@link #nextLong()} takes it (the
+     * check for a copy included). The caller is the only thread using this source.
+     */
+    long nextLongFrom(int i) {
+        Stripe s = stripes[i];
+        if (!s.tryAcquire()) {
+            throw new IllegalStateException("stripe " + i + " is held; nextLongFrom is for one thread only");
+        }
+        try {
+            return s.take();
+        } finally {
+            s.release();
+        }
     }
 
     @Override
@@ -221,29 +244,46 @@ final class StripedRandom implements RandomSource {
             BUSY.setRelease(this, 0);
         }
 
-        /** Caller holds the stripe. */
+        /**
+         * Caller holds the stripe. At the start of every block of {@link #CHECK_LONGS} longs (so
+         * also when the buffer is used up), or when the guard's epoch moved on (a signal, one
+         * volatile read per call), the stripe looks for a copy before it hands out a byte.
+         */
         long take() {
             int p = position;
-            if (p == buffer.length || epoch != guard.epoch()) {
-                refill();
-                p = 0;
+            if ((p & CHECK_MASK) == 0 || epoch != guard.epoch()) {
+                p = startBlock(p);
             }
             position = p + Long.BYTES;
-            return (long) LONGS.get(buffer, p);
+            return (long) LONGS.get(buffer, p) ^ stamp;
         }
 
-        /** Caller holds the stripe. Unread bytes of an older epoch are dropped, never handed out. */
-        private void refill() {
-            if (buffer.length == 0) {
-                buffer = new byte[BUFFER_BYTES];
+        /**
+         * Caller holds the stripe. Has the guard look for a copy; refills (re-keying first if the
+         * epoch moved on: unread bytes of an older epoch are dropped, never handed out) when the
+         * buffer is used up or the epoch moved; and takes the monotonic reading that the next
+         * block's longs are XORed with, so two copies of this state part here unless both read the
+         * same nanosecond.
+         *
+         * @return the position of the next long
+         */
+        private int startBlock(int p) {
+            long now = guard.monotonicNanos();
+            int current = guard.check(now);
+            if (p == buffer.length || current != epoch) {
+                if (buffer.length == 0) {
+                    buffer = new byte[BUFFER_BYTES];
+                }
+                position = BUFFER_BYTES; // unread only once a refill has succeeded; if one throws, still "empty"
+                if (current != epoch) {
+                    refill.reseed();
+                    epoch = current;
+                }
+                refill.fill(buffer);
+                p = 0;
             }
-            position = BUFFER_BYTES; // unread only once a refill has succeeded; if one throws, still "empty"
-            int now = guard.check();
-            if (now != epoch) {
-                refill.reseed();
-                epoch = now;
-            }
-            refill.fill(buffer);
+            stamp = now;
+            return p;
         }
     }
 
@@ -257,6 +297,8 @@ final class StripedRandom implements RandomSource {
         volatile int busy;
         int position;
         int epoch;
+        /** The monotonic reading at the start of the current block, XORed into each of its longs. */
+        long stamp;
         byte[] buffer;
         Refill refill;
         SnapshotGuard guard;

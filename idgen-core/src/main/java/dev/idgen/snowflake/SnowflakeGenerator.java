@@ -288,6 +288,7 @@ public final class SnowflakeGenerator implements LongIdGenerator {
         private ClockBackwardsPolicy policy = ClockBackwardsPolicy.defaultPolicy();
         private boolean randomSequenceStart;
         private LongSupplier waitTimer = System::nanoTime;
+        private boolean registered = true;
 
         private Builder() {
         }
@@ -364,6 +365,21 @@ public final class SnowflakeGenerator implements LongIdGenerator {
             return this;
         }
 
+        /**
+         * Leaves this generator out of the JVM-wide check of fixed machine ids (see {@link #build()}):
+         * it is not refused when a live generator's IDs overlap its own, does not block later ones,
+         * and does not start above the last tick of a collected one. Only for simulations and tests
+         * that build many generators on one id on purpose and keep none of their IDs (jcstress
+         * states, a demo on a manual clock, simulated fleets): two such generators on one machine id
+         * make the same IDs. Has no effect on a {@link FencingLease}, which is never registered.
+         *
+         * @return this builder
+         */
+        public Builder skipMachineIdRegistry() {
+            this.registered = false;
+            return this;
+        }
+
         /** For tests: the monotonic time source that bounds waits (never ID time). */
         Builder waitTimer(LongSupplier nanoTime) {
             this.waitTimer = Objects.requireNonNull(nanoTime, "nanoTime");
@@ -371,18 +387,20 @@ public final class SnowflakeGenerator implements LongIdGenerator {
         }
 
         /**
-         * Builds the generator. A fixed machine id (not a {@link FencingLease}) on the system clock
-         * is registered for this JVM: while a generator built earlier with the same layout and
-         * machine id is still reachable, this fails naming it (two would make the same IDs); once
-         * that one is unreachable (this method asks the JVM to collect it, a few times), the new
-         * generator starts above the last tick it used. Generators on an injected clock (tests)
-         * are not registered.
+         * Builds the generator. A fixed machine id (not a {@link FencingLease}) is registered for
+         * this JVM, on every clock: while a generator built earlier is still reachable and some long
+         * could come from both (decided from the bits: widths, field order and machine id, whatever
+         * the names; epoch and tick aside, since equal bits make equal longs at other instants), this
+         * fails naming it; once that one is unreachable (this method asks the JVM to collect it, a
+         * few times), a new generator with the same bits, epoch, tick and id on the same timeline
+         * (the system clock in any zone or tick is one) starts above the last tick it used.
+         * {@link #skipMachineIdRegistry()} opts a simulation out.
          *
          * @return a new generator
          * @throws IllegalArgumentException if no machine id was set, the machine id is outside the
          *     layout, the clock reads a time the layout cannot encode (the epoch is in the
-         *     future, or the layout has run out), or a live generator in this JVM already uses
-         *     the same fixed machine id and layout on the system clock
+         *     future, or the layout has run out), or a live generator in this JVM with a fixed
+         *     machine id can make one of the IDs this one can
          */
         public SnowflakeGenerator build() {
             if (lease == null) {
@@ -407,8 +425,8 @@ public final class SnowflakeGenerator implements LongIdGenerator {
             }
             if (lease instanceof FencingLease fencing) {
                 fencing.attach(generator.new LeaseView());
-            } else if (MachineIdRegistry.covers(clock)) {
-                MachineIdRegistry.register(generator, generator.sequence);
+            } else if (registered) {
+                MachineIdRegistry.register(generator, generator.sequence, clock);
             }
             return generator;
         }

@@ -114,6 +114,9 @@ public final class SnowflakeLayout {
         }
     }
 
+    /** The longest tick whose length in milliseconds a {@code long} holds, in whole seconds. */
+    private static final long MAX_TICK_SECONDS = Long.MAX_VALUE / 1000 - 1;
+
     /** Bits below the sign bit. */
     private static final int SIGNED_BITS = 63;
 
@@ -766,7 +769,12 @@ public final class SnowflakeLayout {
                         ? Long.MAX_VALUE : (1L << total) - 1) + "; a JavaScript-safe layout has at most 53"
                         + " bits (every ID at most 9007199254740991 = 2^53 - 1)");
             }
-            if (tick.isNegative() || tick.isZero() || tick.toNanos() % 1_000_000 != 0) {
+            // the range first: Duration.toNanos() and toMillis() overflow past 2^63 - 1 of their unit
+            if (tick.isNegative() || tick.isZero() || tick.getSeconds() > MAX_TICK_SECONDS) {
+                throw fail("tick " + tick + " is out of range; allowed: a whole number of milliseconds from 1 ms to "
+                        + MAX_TICK_SECONDS + " s");
+            }
+            if (tick.getNano() % 1_000_000 != 0) {
                 throw fail("tick " + tick + " is not allowed; a tick is a whole number of milliseconds, 1 ms or more");
             }
             if (epoch.getNano() % 1_000_000 != 0) {

@@ -36,6 +36,8 @@ class SnapshotTest {
     /** Longs each stripe hands out before the snapshot: mid-buffer and mid-key. */
     private static final int BEFORE = 3 * LONGS_PER_REFILL + 100;
     private static final int LEFT_IN_BUFFER = LONGS_PER_REFILL - BEFORE % LONGS_PER_REFILL;
+    /** Longs left in the 64-long block the snapshot falls in: 28. */
+    private static final int LEFT_IN_BLOCK = StripedRandom.CHECK_LONGS - BEFORE % StripedRandom.CHECK_LONGS;
     private static final int LEFT_UNDER_KEY = LONGS_PER_KEY - BEFORE;
     private static final String FAKE_CRAC = "dev.idgen.random.cracfake";
 
@@ -51,7 +53,7 @@ class SnapshotTest {
         }
 
         long next(int stripe) {
-            return source.stripe(stripe).take();
+            return source.nextLongFrom(stripe);
         }
     }
 
@@ -89,7 +91,7 @@ class SnapshotTest {
     }
 
     @Test
-    void withoutAnySignalTheCopiesPartAtTheirNextRekey() {
+    void withoutAnySignalAndOnTheSameNanosecondTheCopiesPartAtTheirNextRekey() {
         Process[] twins = snapshot(1);
         assertEquals(LEFT_UNDER_KEY, firstDifference(twins, 0, 4 * LONGS_PER_KEY),
                 "seed " + SEED + ": the rest of the 64 KiB under the copied key repeats, and not one long more");
@@ -155,25 +157,69 @@ class SnapshotTest {
     }
 
     @Test
-    void aWallClockJumpAgainstTheMonotonicClockIsTakenAtTheNextRefill() {
+    void aWallClockJumpAgainstTheMonotonicClockPartsTheCopiesWithin64Longs() {
         Process[] twins = snapshot(1);
         // restored 30 s and 45 s after the checkpoint: the monotonic clocks resume where they were
         twins[0].clocks.wallMillis += 30_000;
         twins[1].clocks.wallMillis += 45_000;
-        assertEquals(LEFT_IN_BUFFER, firstDifference(twins, 0, LONGS_PER_KEY),
-                "seed " + SEED + ": the copied buffer runs out, then the refill sees the jump and re-keys");
+        assertEquals(LEFT_IN_BLOCK, firstDifference(twins, 0, LONGS_PER_KEY),
+                "seed " + SEED + ": the rest of the 64-long block repeats, then the stripe sees the jump and re-keys");
         assertEquals(0, agreements(twins, 0, LONGS_PER_KEY));
+        assertEquals(1, twins[0].entropy.reseeds, "one signal, one reseed");
     }
 
     @Test
-    void aSignalAtOneStripesRefillReKeysEveryStripeAtOnce() {
+    void afterAWallClockJumpEveryStripePartsAtItsNextBlockAndTheFirstReKeysThemAll() {
         Process[] twins = snapshot(4);
         twins[0].clocks.wallMillis += 30_000;
         twins[1].clocks.wallMillis += 45_000;
-        assertEquals(LEFT_IN_BUFFER, firstDifference(twins, 0, LONGS_PER_KEY));
+        assertEquals(LEFT_IN_BLOCK, firstDifference(twins, 0, LONGS_PER_REFILL), "stripe 0 sees the jump");
         for (int s = 1; s < 4; s++) {
-            assertEquals(0, firstDifference(twins, s, 1), "stripe " + s + " mid-buffer: its very next long differs");
+            assertEquals(0, firstDifference(twins, s, 1), "stripe " + s + " mid-block: the epoch moved, its very next long differs");
+            assertEquals(0, agreements(twins, s, LONGS_PER_REFILL), "stripe " + s);
         }
+    }
+
+    private static int sharedUuidV4s(Process[] twins, int count) {
+        dev.idgen.uuid.UuidV4Generator a = dev.idgen.uuid.UuidV4Generator.builder().randomness(twins[0].source).build();
+        dev.idgen.uuid.UuidV4Generator b = dev.idgen.uuid.UuidV4Generator.builder().randomness(twins[1].source).build();
+        int same = 0;
+        for (int i = 0; i < count; i++) {
+            same += a.next().equals(b.next()) ? 1 : 0;
+        }
+        return same;
+    }
+
+    @Test
+    void afterAWallClockJumpTheCopiesShareAtMostTheRestOfABlockOfUuidV4s() {
+        // through the public API: a one-stripe source behind a UuidV4Generator in each copy; before
+        // this change the copies shared the rest of the 4 KiB buffer (206 UUIDv4s here)
+        Process[] twins = snapshot(1);
+        twins[0].clocks.wallMillis += 30_000;
+        twins[1].clocks.wallMillis += 45_000;
+        assertEquals(LEFT_IN_BLOCK / 2, sharedUuidV4s(twins, LONGS_PER_KEY / 2),
+                "seed " + SEED + ": UUIDv4s both copies handed out after the restore: the rest of one 64-long block");
+    }
+
+    @Test
+    void afterASignalTheVeryNextUuidV4sDiffer() {
+        Process[] twins = snapshot(1);
+        for (Process p : twins) {
+            p.guard.signal(); // what the CRaC callback does
+        }
+        assertEquals(0, sharedUuidV4s(twins, LONGS_PER_KEY / 2), "seed " + SEED);
+    }
+
+    @Test
+    void withoutASignalCopiesThatReadDifferentNanosecondsPartAtTheNextBlock() {
+        // a live VM fork: same pid, clocks in step, but the two copies reach their next block at
+        // different instants of their monotonic clocks
+        Process[] twins = snapshot(1);
+        twins[0].clocks.monotonicNanos += 1_000;
+        twins[1].clocks.monotonicNanos += 1_250;
+        assertEquals(LEFT_IN_BLOCK, firstDifference(twins, 0, LONGS_PER_KEY),
+                "seed " + SEED + ": the rest of the 64-long block repeats, the next block does not");
+        assertEquals(0, agreements(twins, 0, 2 * LONGS_PER_KEY), "nothing after it is shared");
     }
 
     @Test
@@ -185,14 +231,17 @@ class SnapshotTest {
     }
 
     @Test
-    void aNewProcessIdIsTakenAtTheNextRefillOnceItIsReadAgain() {
+    void aNewProcessIdIsTakenAtTheNextBlockOnceItIsReadAgain() {
         Process[] twins = snapshot(1);
         twins[1].clocks.pid = 9001; // one copy restored under another process id
         for (Process p : twins) {
             p.clocks.monotonicNanos += SnapshotGuard.PID_CHECK_NANOS;
             p.clocks.wallMillis += SnapshotGuard.PID_CHECK_NANOS / 1_000_000; // the clocks keep step
         }
-        assertEquals(LEFT_IN_BUFFER, firstDifference(twins, 0, LONGS_PER_KEY));
+        // both copies read the same nanoseconds, so only the re-key on the new pid parts them
+        assertEquals(LEFT_IN_BLOCK, firstDifference(twins, 0, LONGS_PER_KEY));
+        assertEquals(1, twins[1].entropy.reseeds);
+        assertEquals(0, twins[0].entropy.reseeds);
     }
 
     @Test
@@ -282,7 +331,8 @@ class SnapshotTest {
         new ScriptedEntropy(SEED).nextBytes(expected);
         long firstOfSecondRefill = ByteBuffer.wrap(expected, StripedRandom.BUFFER_BYTES, Long.BYTES)
                 .order(ByteOrder.nativeOrder()).getLong();
-        assertEquals(firstOfSecondRefill, afterSignal, "seed " + SEED + ": the rest of the first buffer was dropped");
+        assertEquals(firstOfSecondRefill ^ clocks.monotonicNanos, afterSignal,
+                "seed " + SEED + ": the rest of the first buffer was dropped (each long is XOR its block's monotonic reading)");
         assertEquals(1, entropy.reseeds);
         assertNotEquals(0, afterSignal);
     }

@@ -34,7 +34,12 @@ class SnowflakeFillTest {
             .timestampBits(49).machineBits(10).sequenceBits(4).build();
 
     private static SnowflakeGenerator generator(SnowflakeLayout layout, StepClock clock, ClockBackwardsPolicy policy) {
-        return SnowflakeGenerator.builder().layout(layout).machineId(5).clock(clock).onClockBackwards(policy).build();
+        return generator(layout, clock, policy, 5);
+    }
+
+    private static SnowflakeGenerator generator(SnowflakeLayout layout, StepClock clock, ClockBackwardsPolicy policy,
+            long machineId) {
+        return SnowflakeGenerator.builder().layout(layout).machineId(machineId).clock(clock).onClockBackwards(policy).build();
     }
 
     private static void assertStrictlyIncreasing(long[] ids) {
@@ -91,7 +96,8 @@ class SnowflakeFillTest {
         assertEquals(0, waiting.clockStats().runAheads());
 
         StepClock still = new StepClock(T);
-        SnowflakeGenerator ahead = generator(NARROW, still, ClockBackwardsPolicy.runAhead(Duration.ofMillis(10)));
+        // another machine id: the first generator is still live, and at the same ticks it made the same IDs
+        SnowflakeGenerator ahead = generator(NARROW, still, ClockBackwardsPolicy.runAhead(Duration.ofMillis(10)), 6);
         long[] more = new long[40];
         ahead.fill(more);
         assertStrictlyIncreasing(more);

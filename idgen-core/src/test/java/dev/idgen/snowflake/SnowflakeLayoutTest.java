@@ -110,6 +110,20 @@ class SnowflakeLayoutTest {
                         .fieldOrder(FieldOrder.TIME_MACHINE_SEQUENCE).build());
         assertTrue(tick.getMessage().contains("whole number of milliseconds"), tick.getMessage());
 
+        // a tick too long for a long count of milliseconds: a named refusal, not "long overflow"
+        for (Duration huge : new Duration[] {Duration.ofSeconds(Long.MAX_VALUE), Duration.ofSeconds(9_223_372_036_854_775L)}) {
+            IllegalArgumentException tooLong = assertThrows(IllegalArgumentException.class,
+                    () -> SnowflakeLayout.custom("x").epoch(Instant.EPOCH).tick(huge)
+                            .timestampBits(41).machineBits(10).sequenceBits(12).build());
+            assertEquals("layout x: tick " + huge + " is out of range; allowed: a whole number of milliseconds"
+                    + " from 1 ms to 9223372036854774 s", tooLong.getMessage());
+        }
+        // the longest tick in range is refused by the reach check, which names the bits
+        IllegalArgumentException longest = assertThrows(IllegalArgumentException.class,
+                () -> SnowflakeLayout.custom("x").epoch(Instant.EPOCH).tick(Duration.ofSeconds(9_223_372_036_854_774L))
+                        .timestampBits(1).machineBits(0).sequenceBits(1).build());
+        assertTrue(longest.getMessage().contains("1 timestamp bits of 9223372036854774000 ms"), longest.getMessage());
+
         IllegalArgumentException far = assertThrows(IllegalArgumentException.class,
                 () -> SnowflakeLayout.custom("x").epoch(Instant.EPOCH).tick(Duration.ofMillis(10))
                         .timestampBits(62).machineBits(0).sequenceBits(1)

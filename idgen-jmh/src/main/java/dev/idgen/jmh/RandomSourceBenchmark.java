@@ -143,6 +143,27 @@ public class RandomSourceBenchmark {
         t.consumeBytes(bh);
     }
 
+    /**
+     * One read of the wall clock, for scale: what a check for a restore costs where it reads the
+     * clock ({@code RandomSource.secure()} does once per stripe acquisition).
+     *
+     * @return the time
+     */
+    @Benchmark
+    public long wallClockRead() {
+        return System.currentTimeMillis();
+    }
+
+    /**
+     * One read of the monotonic clock, for scale.
+     *
+     * @return the time
+     */
+    @Benchmark
+    public long monotonicClockRead() {
+        return System.nanoTime();
+    }
+
     /** @param bh the sink */
     @Benchmark
     public void threadLocalRandom(Blackhole bh) {

@@ -167,8 +167,10 @@ public enum RealKey {
             SnowflakeLayout.TWITTER.withFieldOrder(SnowflakeLayout.FieldOrder.MACHINE_TIME_SEQUENCE);
 
     private Maker snowflake(int writer, InstantSource clock) {
+        // a simulated index: its writers' generators are not the process's own, so not registered
         SnowflakeGenerator gen = SnowflakeGenerator.builder().layout(snowflakeLayout()).machineId(writer + 1L)
-                .clock(clock).onClockBackwards(ClockBackwardsPolicy.waitUpTo(Duration.ofSeconds(1))).build();
+                .clock(clock).onClockBackwards(ClockBackwardsPolicy.waitUpTo(Duration.ofSeconds(1)))
+                .skipMachineIdRegistry().build();
         return new Maker() {
             @Override
             void next(long[] key) {

@@ -54,8 +54,10 @@ public final class IdStreams {
         SimulatedTime time = new SimulatedTime(random, machineIds.length, start, idsPerMilli, maxSkewMillis);
         SnowflakeGenerator[] gens = new SnowflakeGenerator[machineIds.length];
         for (int g = 0; g < gens.length; g++) {
+            // a simulated fleet (ids may repeat on purpose): not the process's own generators
             gens[g] = SnowflakeGenerator.builder().layout(layout).machineId(machineIds[g])
-                    .clock(time.clockOf(g)).onClockBackwards(ClockBackwardsPolicy.refuse()).build();
+                    .clock(time.clockOf(g)).onClockBackwards(ClockBackwardsPolicy.refuse())
+                    .skipMachineIdRegistry().build();
         }
         return () -> gens[time.nextRow()].nextLong();
     }

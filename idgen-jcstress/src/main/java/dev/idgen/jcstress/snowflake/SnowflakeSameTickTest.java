@@ -31,6 +31,7 @@ public class SnowflakeSameTickTest {
             .layout(SnowflakeLayout.TWITTER)
             .machineId(513)
             .clock(ManualClock.atMillis(BenchLayouts.START_MILLIS))
+            .skipMachineIdRegistry() // jcstress keeps many states, each with its own generator, alive at once
             .build();
     private final long first = ids.nextLong();
     private long a1;

@@ -41,6 +41,7 @@ public class SnowflakeSequenceExhaustionTest {
             .layout(LAYOUT)
             .machineId(LAYOUT.maxMachineId())
             .clock(clock)
+            .skipMachineIdRegistry() // jcstress keeps many states, each with its own generator, alive at once
             .build();
     private final long firstTick = ids.nextLong() >>> LAYOUT.timestampShift();
     private long a1;

@@ -48,6 +48,7 @@ public class SnowflakeTickChangeTest {
             .layout(LAYOUT)
             .machineId(1)
             .clock(clock)
+            .skipMachineIdRegistry() // jcstress keeps many states, each with its own generator, alive at once
             .build();
     private final long firstTick = ids.nextLong() >>> LAYOUT.timestampShift();
     private long a;

@@ -104,7 +104,9 @@ public final class Soak {
     }
 
     private boolean snowflake(String name, SnowflakeLayout layout, InstantSource clock, long ids) {
-        LongIdGenerator generator = SnowflakeGenerator.builder().layout(layout).machineId(1).clock(clock).build();
+        // each run checks its own IDs; runs one after another reuse machine id 1
+        LongIdGenerator generator = SnowflakeGenerator.builder().layout(layout).machineId(1).clock(clock)
+                .skipMachineIdRegistry().build();
         return run(name, clock, ids, false, (ledger) -> (thread, filled) -> {
             long[] mine = ledger.high(thread);
             for (int i = 0; i < mine.length; i++) {

@@ -65,7 +65,8 @@ final class Targets {
     public static class SnowflakeTwitter {
         private final ManualClock clock = ManualClock.atMillis(BenchLayouts.START_MILLIS);
         private final SnowflakeGenerator ids = SnowflakeGenerator.builder()
-                .layout(SnowflakeLayout.TWITTER).machineId(MACHINE).clock(clock).build();
+                .layout(SnowflakeLayout.TWITTER).machineId(MACHINE).clock(clock)
+                .skipMachineIdRegistry().build(); // lincheck makes a target per scenario
 
         @Operation
         public long next() {
@@ -86,7 +87,8 @@ final class Targets {
         private final ManualClock clock = ManualClock.atMillis(BenchLayouts.START_MILLIS);
         private final SnowflakeGenerator ids = SnowflakeGenerator.builder()
                 .layout(BenchLayouts.TWO_SEQUENCE_BITS).machineId(MACHINE).clock(clock)
-                .onClockBackwards(ClockBackwardsPolicy.runAhead(Duration.ofDays(1))).build();
+                .onClockBackwards(ClockBackwardsPolicy.runAhead(Duration.ofDays(1)))
+                .skipMachineIdRegistry().build(); // lincheck makes a target per scenario
 
         @Operation
         public long next() {

@@ -66,7 +66,9 @@ public final class ReportRenderer {
             Map.entry("sharedSecureRandom", "shared `new SecureRandom()`"),
             Map.entry("sharedDrbg", "shared DRBG"),
             Map.entry("threadDrbg", "a DRBG per thread"),
-            Map.entry("threadLocalRandom", "`ThreadLocalRandom` (guessable)"));
+            Map.entry("threadLocalRandom", "`ThreadLocalRandom` (guessable)"),
+            Map.entry("wallClockRead", "one `System.currentTimeMillis()` (scale: a look for a copy)"),
+            Map.entry("monotonicClockRead", "one `System.nanoTime()` (scale: a block's stamp)"));
 
     /** 4,096 IDs per millisecond. */
     static final double SNOWFLAKE_CEILING = 4_096_000d;
