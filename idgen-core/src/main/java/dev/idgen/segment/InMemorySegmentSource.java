@@ -42,6 +42,11 @@ public final class InMemorySegmentSource implements SegmentSource {
         return new SegmentGrant(last - step + 1, last, clock.instant());
     }
 
+    @Override
+    public java.time.Instant now() {
+        return clock.instant();
+    }
+
     /** {@return how many grants were made, all names together} */
     public long grants() {
         return grants.get();

@@ -1,6 +1,7 @@
 package dev.idgen.segment;
 
 import dev.idgen.LongIdGenerator;
+import dev.idgen.text.Quote;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
@@ -451,8 +452,7 @@ public final class SegmentGenerator implements LongIdGenerator, AutoCloseable {
     public static String checkName(String name) {
         Objects.requireNonNull(name, "name");
         if (name.isBlank() || name.length() > MAX_NAME_LENGTH || name.chars().anyMatch(Character::isISOControl)) {
-            throw new IllegalArgumentException("segment name '" + name.replaceAll("\\p{Cntrl}", "?")
-                    + "' (length " + name.length() + ") must be 1 to " + MAX_NAME_LENGTH
+            throw new IllegalArgumentException("segment name " + Quote.of(name) + " (length " + name.length() + ") must be 1 to " + MAX_NAME_LENGTH
                     + " characters, not blank, without control characters");
         }
         return name;

@@ -33,6 +33,19 @@ public interface SegmentSource {
     SegmentGrant grant(String name, long step);
 
     /**
+     * Reads the store's clock, which decides the date group of {@link BusinessNumberGenerator}
+     * numbers (never the local clock).
+     *
+     * @return the store's current time
+     * @throws UnsupportedOperationException if this store cannot tell its time (the default)
+     * @throws RuntimeException if the store could not be asked
+     */
+    default java.time.Instant now() {
+        throw new UnsupportedOperationException(describe() + " cannot tell its time; business numbers need a store"
+                + " that can");
+    }
+
+    /**
      * Names the store for messages and logs, e.g. {@code jdbc PostgreSQL table idgen_segment} or
      * {@code redis redis://127.0.0.1:6379 key prefix idgen:segment:}.
      *
