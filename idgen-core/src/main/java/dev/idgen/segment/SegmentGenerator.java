@@ -9,13 +9,11 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.util.Objects;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -97,8 +95,10 @@ public final class SegmentGenerator implements LongIdGenerator, AutoCloseable {
     private final long maxWaitNanos;
     private final long retryPauseNanos;
     private final InstantSource clock;
+    /** The executor given to the builder, or null when the generator runs its own fetch thread. */
     private final Executor executor;
-    private final ExecutorService ownedExecutor;
+    private final Thread fetchThread;
+    private final Runnable drainTask = this::drain;
 
     /** The range callers count in. Moves only forward along the chain, and only off a spent range. */
     private volatile Segment current;
@@ -135,21 +135,30 @@ public final class SegmentGenerator implements LongIdGenerator, AutoCloseable {
         this.maxWaitNanos = b.maxWait.toNanos();
         this.retryPauseNanos = b.retryPause.toNanos();
         this.clock = b.clock;
-        if (b.executor != null) {
-            this.executor = b.executor;
-            this.ownedExecutor = null;
-        } else {
-            this.ownedExecutor = Executors.newSingleThreadExecutor(r -> {
-                Thread t = new Thread(r, "idgen-segment-" + b.name);
-                t.setDaemon(true);
-                return t;
-            });
-            this.executor = ownedExecutor;
-        }
+        this.executor = b.executor;
         Segment start = new Segment(0, -1, Instant.EPOCH); // spent from the start: the first call fetches
         this.current = start;
         this.tail = start;
         this.target = minPrefetch;
+        if (executor == null) {
+            // its own thread, woken by unpark: asking for a fetch allocates nothing (no task object,
+            // no queue node) on the caller's thread
+            fetchThread = new Thread(this::fetchLoop, "idgen-segment-" + name);
+            fetchThread.setDaemon(true);
+            fetchThread.start();
+        } else {
+            fetchThread = null;
+        }
+    }
+
+    private void fetchLoop() {
+        while (!closed) {
+            if (pending.get() == 0) {
+                LockSupport.park(this);
+                continue; // woken, spuriously or not: look again
+            }
+            drain();
+        }
     }
 
     /** {@return a builder; source and name are required} */
@@ -211,8 +220,17 @@ public final class SegmentGenerator implements LongIdGenerator, AutoCloseable {
             return n;
         }
         requestPrefetch();
-        if ((n = s.successor) != null) {
-            return n;
+        // the fetch usually lands within microseconds when it is merely late: look a few times
+        // before taking the lock (which allocates a wait node)
+        for (int i = 0; i < 256; i++) {
+            if ((n = s.successor) != null) {
+                return n;
+            }
+            if ((i & 31) == 31) {
+                Thread.yield();
+            } else {
+                Thread.onSpinWait();
+            }
         }
         waits.incrementAndGet();
         long start = System.nanoTime();
@@ -275,8 +293,12 @@ public final class SegmentGenerator implements LongIdGenerator, AutoCloseable {
         }
         // 0 -> 1 schedules the task; more requests while it runs make it run once more
         if (pending.getAndIncrement() == 0) {
+            if (fetchThread != null) {
+                LockSupport.unpark(fetchThread);
+                return;
+            }
             try {
-                executor.execute(this::drain);
+                executor.execute(drainTask);
             } catch (RejectedExecutionException e) {
                 pending.set(0);
                 failed(e);
@@ -429,8 +451,9 @@ public final class SegmentGenerator implements LongIdGenerator, AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        if (ownedExecutor != null) {
-            ownedExecutor.shutdownNow();
+        if (fetchThread != null) {
+            fetchThread.interrupt(); // a store call in flight may end early; its range is then a gap
+            LockSupport.unpark(fetchThread);
         }
         signalWaiters();
     }
