@@ -177,16 +177,18 @@ public final class SegmentGenerator implements LongIdGenerator, AutoCloseable {
     public long nextLong() {
         Segment s = current;
         long n = (long) NEXT.getAndAdd(s, 1L);
-        if (n <= s.last) {
+        // n >= 0: a range left spent through a long outage is stepped once per call; should that
+        // ever wrap the counter, the wrapped value is negative and never handed out
+        if (n <= s.last && n >= 0) {
             return n;
         }
         return nextFromLaterRange(s);
     }
 
     /**
-     * The spent range {@code s} is never counted in again by this thread: it walks the chain forward,
-     * one add per range. Each thread overshoots a range's end by at most one add, so a counter
-     * stays below {@code last + threads} (see {@link SegmentGrant#MAX_LAST}).
+     * The spent range {@code s} is never counted in again by this call: it walks the chain forward,
+     * one add per range. A range's counter passes its end by one add per call that found it spent
+     * (while the next range is late, every new call does).
      */
     private long nextFromLaterRange(Segment s) {
         for (;;) {
@@ -198,7 +200,7 @@ public final class SegmentGenerator implements LongIdGenerator, AutoCloseable {
             }
             s = next;
             long n = (long) NEXT.getAndAdd(s, 1L);
-            if (n <= s.last) {
+            if (n <= s.last && n >= 0) {
                 return n;
             }
         }

@@ -16,10 +16,10 @@ import java.util.Objects;
 public record SegmentGrant(long first, long last, Instant storeTime) {
 
     /**
-     * The largest {@code last} accepted. The counter of a range may be stepped past {@code last} by
-     * every thread that arrives while the range is spent (one step each, see
-     * {@link SegmentGenerator}); this headroom keeps that overshoot from wrapping past
-     * {@link Long#MAX_VALUE}.
+     * The largest {@code last} accepted. The counter of a range is stepped past {@code last} once by
+     * every call that finds the range spent (see {@link SegmentGenerator}); this headroom of 2^32
+     * such calls keeps the counter positive in any realistic outage, and a wrapped (negative)
+     * counter is never handed out anyway.
      */
     public static final long MAX_LAST = Long.MAX_VALUE - (1L << 32);
 
