@@ -476,9 +476,14 @@ public final class SegmentGenerator implements LongIdGenerator, AutoCloseable {
      */
     public static String checkName(String name) {
         Objects.requireNonNull(name, "name");
-        if (name.isBlank() || name.length() > MAX_NAME_LENGTH || name.chars().anyMatch(Character::isISOControl)) {
-            throw new IllegalArgumentException("segment name " + Quote.of(name) + " (length " + name.length() + ") must be 1 to " + MAX_NAME_LENGTH
-                    + " characters, not blank, without control characters");
+        // a plain loop: stores check every grant's name, and a stream would allocate per grant
+        boolean control = false;
+        for (int i = 0; i < name.length() && !control; i++) {
+            control = Character.isISOControl(name.charAt(i));
+        }
+        if (control || name.isBlank() || name.length() > MAX_NAME_LENGTH) {
+            throw new IllegalArgumentException("segment name " + Quote.of(name) + " (length " + name.length()
+                    + ") must be 1 to " + MAX_NAME_LENGTH + " characters, not blank, without control characters");
         }
         return name;
     }
