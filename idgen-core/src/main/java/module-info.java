@@ -15,7 +15,9 @@
  *       keystream by default;</li>
  *   <li>{@link dev.idgen.text} - IDs as text: Crockford base32 codecs, and how messages quote bad input;</li>
  *   <li>{@link dev.idgen.ulid} - ULIDs: the monotonic generator and the strict text codec;</li>
- *   <li>{@link dev.idgen.decode} - one decoder for people debugging: any ID written as text.</li>
+ *   <li>{@link dev.idgen.decode} - one decoder for people debugging: any ID written as text;</li>
+ *   <li>{@link dev.idgen.segment} - dense increasing numbers counted in ranges a store grants, and
+ *       business numbers such as {@code INV-20261203-000042}.</li>
  * </ul>
  *
  * <p>{@code dev.idgen.sequence} holds the packed (tick, counter) state shared by the time-ordered
@@ -34,4 +36,5 @@ module dev.idgen.core {
     exports dev.idgen.decode;
     exports dev.idgen.text;
     exports dev.idgen.ulid;
+    exports dev.idgen.segment;
 }

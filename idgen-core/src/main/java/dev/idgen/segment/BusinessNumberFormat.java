@@ -1,0 +1,265 @@
+package dev.idgen.segment;
+
+import dev.idgen.decode.DecodedFields;
+import dev.idgen.decode.DecodedId;
+import dev.idgen.decode.IdField;
+import dev.idgen.text.Quote;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The shape of business numbers: a prefix, the date group, a zero-padded counter, joined by a
+ * separator; {@code INV-20261203-000042} is prefix {@code INV}, {@link DateGroup#DAY}, width 6. It
+ * writes numbers, reads them back ({@link #parse}, {@link #decode}), and names the store counter of
+ * each group ({@link #counterName}): one counter per name and group, so a new group starts at 1 and
+ * a group never repeats a number.
+ *
+ * <pre>{@code
+ * BusinessNumberFormat f = BusinessNumberFormat.builder().prefix("INV").group(DateGroup.DAY).width(6).build();
+ * f.format(LocalDate.of(2026, 12, 3), 42);    // INV-20261203-000042
+ * f.parse("INV-20261203-000042").counter();   // 42
+ * }</pre>
+ */
+public final class BusinessNumberFormat {
+
+    /** The widest counter, in digits (a {@code long} holds 18 nines). */
+    public static final int MAX_WIDTH = 18;
+
+    private final String prefix;
+    private final String separator;
+    private final DateGroup group;
+    private final int width;
+    private final long maxCounter;
+    private final ZoneId zone;
+
+    private BusinessNumberFormat(Builder b) {
+        this.prefix = b.prefix;
+        this.separator = b.separator;
+        this.group = b.group;
+        this.width = b.width;
+        this.zone = b.zone;
+        long max = 1;
+        for (int i = 0; i < width; i++) {
+            max *= 10;
+        }
+        this.maxCounter = max - 1;
+    }
+
+    /** {@return a builder: prefix empty, separator {@code -}, day groups, width 6, zone UTC} */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** {@return e.g. {@code INV-yyyyMMdd-NNNNNN}} */
+    public String pattern() {
+        return lead() + group.shape() + separator + "N".repeat(width);
+    }
+
+    /** {@return the prefix, empty for none} */
+    public String prefix() {
+        return prefix;
+    }
+
+    /** {@return the date group} */
+    public DateGroup group() {
+        return group;
+    }
+
+    /** {@return the zone in which the store's time is read as a date} */
+    public ZoneId zone() {
+        return zone;
+    }
+
+    /** {@return the largest counter that fits the width} */
+    public long maxCounter() {
+        return maxCounter;
+    }
+
+    /**
+     * @param storeTime the store's clock
+     * @return the first day of the group it falls in, in this format's zone
+     */
+    public LocalDate groupOf(Instant storeTime) {
+        return group.start(LocalDate.ofInstant(storeTime, zone));
+    }
+
+    /**
+     * The store counter that numbers one group.
+     *
+     * @param name the base name, e.g. {@code invoice}
+     * @param groupDate a day of the group
+     * @return e.g. {@code invoice:20261203}
+     */
+    public String counterName(String name, LocalDate groupDate) {
+        return name + ":" + group.key(groupDate);
+    }
+
+    /**
+     * @param groupDate a day of the number's group
+     * @param counter its count in the group, 1 to {@link #maxCounter()}
+     * @return the number as text
+     * @throws IllegalArgumentException if the counter does not fit the width (nothing wraps or widens)
+     */
+    public String format(LocalDate groupDate, long counter) {
+        if (counter < 1 || counter > maxCounter) {
+            throw new IllegalArgumentException("business number counter " + counter + " is out of range 1.."
+                    + maxCounter + " for pattern " + pattern() + " (group " + group.key(groupDate)
+                    + "); widen the pattern");
+        }
+        String digits = Long.toString(counter);
+        return lead() + group.key(groupDate) + separator + "0".repeat(width - digits.length()) + digits;
+    }
+
+    /**
+     * Reads a number written in this format.
+     *
+     * @param text e.g. {@code INV-20261203-000042}
+     * @return its prefix, group date and counter
+     * @throws IllegalArgumentException if it does not have the shape; the message quotes it and
+     *     names the pattern
+     */
+    public BusinessNumber parse(String text) {
+        Objects.requireNonNull(text, "text");
+        String lead = lead();
+        int expected = lead.length() + group.digits() + separator.length() + width;
+        if (text.length() != expected || !text.startsWith(lead)
+                || !text.startsWith(separator, lead.length() + group.digits())) {
+            throw refuse(text, "expected " + expected + " characters shaped " + pattern());
+        }
+        String date = text.substring(lead.length(), lead.length() + group.digits());
+        String count = text.substring(expected - width);
+        if (!count.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            throw refuse(text, "the counter " + Quote.of(count) + " is not " + width + " digits");
+        }
+        LocalDate day;
+        try {
+            day = group.parse(date);
+        } catch (IllegalArgumentException e) {
+            throw refuse(text, e.getMessage());
+        }
+        long counter = Long.parseLong(count);
+        if (counter < 1) {
+            throw refuse(text, "the counter is 0; counters start at 1");
+        }
+        return new BusinessNumber(text, prefix, day, counter);
+    }
+
+    /**
+     * Reads a number as a {@link DecodedId} for the decoder's readers (the CLI, logs): kind
+     * {@code business number}, the group's start as its time, fields {@code prefix}, {@code date},
+     * {@code counter}.
+     *
+     * @param text the number
+     * @return it decoded
+     * @throws IllegalArgumentException as {@link #parse(String)}
+     */
+    public DecodedId decode(String text) {
+        BusinessNumber n = parse(text.strip());
+        return new DecodedFields(text, "business number", "pattern " + pattern() + ", zone " + zone,
+                Optional.of(n.date().atStartOfDay(zone).toInstant()),
+                List.of(IdField.text("prefix", n.prefix()),
+                        IdField.text("date", n.date().toString()).withNote(group.name().toLowerCase() + " group"),
+                        IdField.number("counter", n.counter())));
+    }
+
+    private String lead() {
+        return prefix.isEmpty() ? "" : prefix + separator;
+    }
+
+    private IllegalArgumentException refuse(String text, String why) {
+        return new IllegalArgumentException("not a business number of pattern " + pattern() + ": " + Quote.of(text)
+                + ": " + why);
+    }
+
+    @Override
+    public String toString() {
+        return pattern() + " (" + zone + ")";
+    }
+
+    /** Configures a {@link BusinessNumberFormat}. */
+    public static final class Builder {
+        private String prefix = "";
+        private String separator = "-";
+        private DateGroup group = DateGroup.DAY;
+        private int width = 6;
+        private ZoneId zone = ZoneOffset.UTC;
+
+        private Builder() {
+        }
+
+        /**
+         * @param prefix written first, e.g. {@code INV}; empty for none; at most 32 printable
+         *     characters
+         * @return this
+         * @throws IllegalArgumentException if too long or not printable
+         */
+        public Builder prefix(String prefix) {
+            this.prefix = printable("prefix", prefix, 32);
+            return this;
+        }
+
+        /**
+         * @param separator between the parts; default {@code -}; empty for none; at most 4
+         *     printable characters, no digits
+         * @return this
+         * @throws IllegalArgumentException if too long, not printable, or holding a digit
+         */
+        public Builder separator(String separator) {
+            this.separator = printable("separator", separator, 4);
+            if (separator.chars().anyMatch(Character::isDigit)) {
+                throw new IllegalArgumentException("separator " + Quote.of(separator) + " must hold no digit");
+            }
+            return this;
+        }
+
+        /**
+         * @param group after which period the count starts again at 1
+         * @return this
+         */
+        public Builder group(DateGroup group) {
+            this.group = Objects.requireNonNull(group, "group");
+            return this;
+        }
+
+        /**
+         * @param width the counter's digits, zero-padded, 1 to {@link #MAX_WIDTH}
+         * @return this
+         * @throws IllegalArgumentException if out of range
+         */
+        public Builder width(int width) {
+            if (width < 1 || width > MAX_WIDTH) {
+                throw new IllegalArgumentException("width " + width + " is out of range 1.." + MAX_WIDTH);
+            }
+            this.width = width;
+            return this;
+        }
+
+        /**
+         * @param zone where the store's time is read as a date; default UTC
+         * @return this
+         */
+        public Builder zone(ZoneId zone) {
+            this.zone = Objects.requireNonNull(zone, "zone");
+            return this;
+        }
+
+        /** {@return the format} */
+        public BusinessNumberFormat build() {
+            return new BusinessNumberFormat(this);
+        }
+
+        private static String printable(String what, String s, int max) {
+            Objects.requireNonNull(s, what);
+            if (s.length() > max || !s.chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
+                throw new IllegalArgumentException(what + " " + Quote.of(s) + " must be 0 to " + max
+                        + " printable ASCII characters without spaces");
+            }
+            return s;
+        }
+    }
+}

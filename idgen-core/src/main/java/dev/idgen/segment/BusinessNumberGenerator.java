@@ -1,0 +1,227 @@
+package dev.idgen.segment;
+
+import dev.idgen.IdGenerator;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.time.LocalDate;
+import java.util.Objects;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Business numbers such as {@code INV-20261203-000042}: a {@link BusinessNumberFormat} over ranges
+ * that a {@link SegmentSource} grants, one store counter per name and date group
+ * ({@code invoice:20261203}), so each group starts at 1 and never repeats a number.
+ *
+ * <p><b>The store's date decides the group, never the local clock.</b> Before a range is taken the
+ * store's clock is read ({@link SegmentSource#now()}) and the range is asked for under that group;
+ * if the grant's own time (stamped by the store) already lies in a later group, that range is
+ * dropped and one is taken under the new group. While a range is held, the store's time is
+ * estimated as its last reading plus the local time elapsed since (durations only, never the
+ * local date); when the estimate enters a new group the store is asked again, and only its answer
+ * moves the group on (the rest of the old range is then dropped: a gap at the end of the old group,
+ * never a repeat). So a number can carry the previous group's date only for as long as the local
+ * clock runs slow against the store's since the last reading, and a restarted process numbers by
+ * the store's date whatever its own clock says.
+ *
+ * <p>Business numbers are few; this generator favours that rule over speed: a short lock, no
+ * prefetch, two store round trips (time and grant) per {@code step} numbers, made on the caller's
+ * thread. The default step is 1 (no number is lost to a restart); a larger step trades gaps for
+ * fewer round trips. Numbers of one generator strictly increase within a group.
+ */
+public final class BusinessNumberGenerator implements IdGenerator<String> {
+
+    private final SegmentSource source;
+    private final String name;
+    private final BusinessNumberFormat format;
+    private final long step;
+    private final InstantSource clock;
+    private final ReentrantLock lock = new ReentrantLock();
+
+    // guarded by lock
+    private LocalDate group;
+    private long next = 1;
+    private long last;
+    private long storeMillis;
+    private long localMillis;
+
+    private BusinessNumberGenerator(Builder b) {
+        this.source = b.source;
+        this.name = b.name;
+        this.format = b.format;
+        this.step = b.step;
+        this.clock = b.clock;
+    }
+
+    /** {@return a builder; source, name and format are required} */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** {@return the next number as text} */
+    @Override
+    public String next() {
+        return nextNumber().text();
+    }
+
+    /**
+     * @return the next number with its parts
+     * @throws SegmentUnavailableException if the store could not be asked, or the group has used
+     *     every counter the width allows
+     */
+    public BusinessNumber nextNumber() {
+        lock.lock();
+        try {
+            if (group != null && next <= last) {
+                long estimate = storeMillis + (clock.millis() - localMillis);
+                if (!format.groupOf(Instant.ofEpochMilli(estimate)).equals(group)) {
+                    // the estimate says a group may have ended: only the store's clock moves it on
+                    Instant storeNow = storeNow();
+                    if (!format.groupOf(storeNow).equals(group)) {
+                        last = next - 1; // drop the rest of the old group's range
+                    }
+                }
+            }
+            if (group == null || next > last) {
+                take();
+            }
+            long counter = next++;
+            if (counter > format.maxCounter()) {
+                throw new SegmentUnavailableException("business numbers '" + format.counterName(name, group)
+                        + "' have used every counter of pattern " + format.pattern() + " (up to "
+                        + format.maxCounter() + "); widen the pattern", null);
+            }
+            return new BusinessNumber(format.format(group, counter), format.prefix(), group, counter);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void take() {
+        Instant storeNow = storeNow();
+        for (int attempt = 0; attempt < 3; attempt++) {
+            LocalDate g = format.groupOf(storeNow);
+            String counter = format.counterName(name, g);
+            SegmentGrant grant;
+            try {
+                grant = source.grant(counter, step);
+            } catch (RuntimeException e) {
+                throw new SegmentUnavailableException("no business number: " + source.describe() + " did not grant a"
+                        + " range of " + step + " for '" + counter + "': " + e, e);
+            }
+            LocalDate granted = format.groupOf(grant.storeTime());
+            if (granted.equals(g)) {
+                if (g.equals(group) && grant.first() <= last) {
+                    // invariant 7: a range at or below one already used would repeat numbers
+                    throw new SegmentUnavailableException(source.describe() + " granted [" + grant.first() + ", "
+                            + grant.last() + "] for '" + counter + "', not above the last range held (up to " + last
+                            + "); refused (did the store's counter go back?)", null);
+                }
+                group = g;
+                next = grant.first();
+                last = grant.last();
+                rebase(grant.storeTime());
+                return;
+            }
+            // the group turned between reading the store's clock and the grant: the range belongs to
+            // the old group and is dropped (a gap at its end); ask under the group the grant names
+            storeNow = grant.storeTime();
+        }
+        throw new SegmentUnavailableException("no business number for '" + name + "' from " + source.describe()
+                + ": three grants in a row came back stamped in a later date group than asked for", null);
+    }
+
+    private Instant storeNow() {
+        Instant now;
+        try {
+            now = source.now();
+        } catch (RuntimeException e) {
+            throw new SegmentUnavailableException("no business number for '" + name + "': could not read the clock of "
+                    + source.describe() + ", which decides the date group: " + e, e);
+        }
+        rebase(now);
+        return now;
+    }
+
+    private void rebase(Instant storeNow) {
+        storeMillis = storeNow.toEpochMilli();
+        localMillis = clock.millis();
+    }
+
+    /** {@return the format} */
+    public BusinessNumberFormat format() {
+        return format;
+    }
+
+    /** Configures a {@link BusinessNumberGenerator}. */
+    public static final class Builder {
+        private SegmentSource source;
+        private String name;
+        private BusinessNumberFormat format;
+        private long step = 1;
+        private InstantSource clock = InstantSource.system();
+
+        private Builder() {
+        }
+
+        /**
+         * @param source the store; it must tell its time ({@link SegmentSource#now()})
+         * @return this
+         */
+        public Builder source(SegmentSource source) {
+            this.source = Objects.requireNonNull(source, "source");
+            return this;
+        }
+
+        /**
+         * @param name the base name, e.g. {@code invoice}; each group's counter is this, a colon and
+         *     the group's date (1 to {@value SegmentGenerator#MAX_NAME_LENGTH} characters in all)
+         * @return this
+         * @throws IllegalArgumentException for a bad name
+         */
+        public Builder name(String name) {
+            SegmentGenerator.checkName(name + ":20261203");
+            this.name = name;
+            return this;
+        }
+
+        /**
+         * @param format the numbers' shape
+         * @return this
+         */
+        public Builder format(BusinessNumberFormat format) {
+            this.format = Objects.requireNonNull(format, "format");
+            return this;
+        }
+
+        /**
+         * @param step numbers per grant, 1 to {@link SegmentGenerator#MAX_STEP}; default 1
+         * @return this
+         * @throws IllegalArgumentException if out of range
+         */
+        public Builder step(long step) {
+            this.step = SegmentGenerator.checkStep(step);
+            return this;
+        }
+
+        /**
+         * @param clock measures time elapsed since the store's clock was last read; its date is
+         *     never used; default the system clock
+         * @return this
+         */
+        public Builder clock(InstantSource clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /**
+         * @return the generator
+         * @throws IllegalStateException if source, name or format is missing
+         */
+        public BusinessNumberGenerator build() {
+            if (source == null || name == null || format == null) {
+                throw new IllegalStateException("BusinessNumberGenerator needs a source, a name and a format");
+            }
+            return new BusinessNumberGenerator(this);
+        }
+    }
+}

@@ -1,0 +1,58 @@
+package dev.idgen.segment;
+
+/**
+ * The store behind a {@link SegmentGenerator}: it keeps one counter per name and hands out ranges
+ * of it. Implementations live next to the store's client ({@code idgen-lease-jdbc},
+ * {@code idgen-lease-redis}); {@link InMemorySegmentSource} serves tests and benchmarks.
+ *
+ * <p>The contract, which every implementation keeps and the generators rely on (invariant 7):
+ * <ul>
+ *   <li>{@link #grant} advances the name's counter by {@code step} in one atomic operation of the
+ *       store and returns the numbers it skipped over; no two calls, from any process, ever get an
+ *       overlapping range, across restarts of the callers;</li>
+ *   <li>ranges granted for one name increase: a later grant lies wholly above an earlier one;</li>
+ *   <li>the first grant of a new name starts at 1;</li>
+ *   <li>a failed call grants nothing the caller could use, and throws; it may leave a hole (a range
+ *       counted in the store but never received), never a repeat.</li>
+ * </ul>
+ * Implementations are thread-safe. A call may block on the network; the generator calls it off its
+ * callers' threads and bounds how long a caller waits.
+ */
+public interface SegmentSource {
+
+    /**
+     * Takes the next {@code step} numbers of a name's counter.
+     *
+     * @param name the counter's name (non-blank, at most {@link SegmentGenerator#MAX_NAME_LENGTH}
+     *     characters, no control characters)
+     * @param step how many numbers to take, at least 1
+     * @return the range granted, of exactly {@code step} numbers, with the store's time
+     * @throws RuntimeException if the store could not be asked or did not answer; nothing was granted
+     *     that the caller will get
+     */
+    SegmentGrant grant(String name, long step);
+
+    /**
+     * Reads the store's clock, which decides the date group of {@link BusinessNumberGenerator}
+     * numbers (never the local clock).
+     *
+     * @return the store's current time
+     * @throws UnsupportedOperationException if this store cannot tell its time (the default)
+     * @throws RuntimeException if the store could not be asked
+     */
+    default java.time.Instant now() {
+        throw new UnsupportedOperationException(describe() + " cannot tell its time; business numbers need a store"
+                + " that can");
+    }
+
+    /**
+     * Names the store for messages and logs, e.g. {@code jdbc PostgreSQL table idgen_segment} or
+     * {@code redis redis://127.0.0.1:6379 key prefix idgen:segment:}.
+     *
+     * @return a short description without secrets
+     */
+    default String describe() {
+        String simple = getClass().getSimpleName();
+        return simple.isEmpty() ? getClass().getName() : simple;
+    }
+}

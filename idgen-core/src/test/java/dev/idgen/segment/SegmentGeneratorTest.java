@@ -1,0 +1,295 @@
+package dev.idgen.segment;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+class SegmentGeneratorTest {
+
+    /** Runs the prefetch task on the thread that asks for it: every grant happens at a known point. */
+    private static final java.util.concurrent.Executor INLINE = Runnable::run;
+
+    /** A clock the test moves by hand. */
+    static final class HandClock implements InstantSource {
+        final AtomicLong millis = new AtomicLong(1_800_000_000_000L);
+
+        @Override
+        public Instant instant() {
+            return Instant.ofEpochMilli(millis.get());
+        }
+
+        void advance(long ms) {
+            millis.addAndGet(ms);
+        }
+    }
+
+    /** Grants from an in-memory counter, the first {@code good} times; then fails (or blocks). */
+    static final class ScriptedSource implements SegmentSource {
+        final InMemorySegmentSource memory = new InMemorySegmentSource(InstantSource.fixed(Instant.EPOCH));
+        final AtomicInteger calls = new AtomicInteger();
+        final AtomicInteger threadsSeen = new AtomicInteger();
+        volatile int good = Integer.MAX_VALUE;
+        volatile CountDownLatch gate;
+        volatile String callerThread;
+
+        @Override
+        public SegmentGrant grant(String name, long step) {
+            int call = calls.incrementAndGet();
+            callerThread = Thread.currentThread().getName();
+            CountDownLatch g = gate;
+            if (g != null) {
+                try {
+                    g.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted");
+                }
+            }
+            if (call > good) {
+                throw new IllegalStateException("connection refused (scripted)");
+            }
+            return memory.grant(name, step);
+        }
+
+        @Override
+        public String describe() {
+            return "scripted-store";
+        }
+    }
+
+    private static SegmentGenerator.Builder inline(SegmentSource source) {
+        return SegmentGenerator.builder().source(source).name("orders").executor(INLINE).clock(new HandClock());
+    }
+
+    @Test
+    void numbersStartAtOneAndCountUpThroughRanges() {
+        InMemorySegmentSource source = new InMemorySegmentSource();
+        try (SegmentGenerator g = inline(source).step(3).prefetch(0, 0).build()) {
+            for (long expected = 1; expected <= 10; expected++) {
+                assertEquals(expected, g.nextLong());
+            }
+        }
+    }
+
+    @Test
+    void withoutPrefetchRoundTripsAreNumbersDividedByStep() {
+        InMemorySegmentSource source = new InMemorySegmentSource();
+        try (SegmentGenerator g = inline(source).step(100).prefetch(0, 0).build()) {
+            for (int i = 0; i < 50_000; i++) {
+                g.nextLong();
+            }
+            assertEquals(500, source.grants());
+            assertEquals(0, g.numbersLeft());
+            g.nextLong();
+            assertEquals(501, source.grants());
+        }
+    }
+
+    @Test
+    void withOneRangeAheadRoundTripsAreNumbersDividedByStepPlusTheOneAhead() {
+        InMemorySegmentSource source = new InMemorySegmentSource();
+        try (SegmentGenerator g = inline(source).step(100).prefetch(1, 1).build()) {
+            for (int i = 0; i < 50_000; i++) {
+                g.nextLong();
+            }
+            // the last range is spent but not left yet; the one ahead was fetched when it began
+            assertEquals(501, source.grants());
+            assertEquals(100, g.numbersLeft());
+            assertEquals(50_000 + 100, source.lastGranted("orders"), "every granted number is used or held");
+        }
+    }
+
+    @Test
+    void prefetchGrowsWhileRangesGoFastAndShrinksWhenIdle() {
+        InMemorySegmentSource source = new InMemorySegmentSource();
+        HandClock clock = new HandClock();
+        try (SegmentGenerator g = inline(source).clock(clock).step(10).prefetch(1, 8).horizon(Duration.ofMillis(100))
+                .build()) {
+            assertEquals(1, g.prefetchTarget());
+            for (int i = 0; i < 20; i++) { // two ranges, no time passes: lifetime 0 ms
+                g.nextLong();
+            }
+            g.nextLong(); // third range: the move measures the second's lifetime (0 ms)
+            assertEquals(8, g.prefetchTarget(), "a range that lasted under 1 ms wants the maximum");
+            assertEquals(3 + 8, source.grants(), "three ranges begun and eight ready");
+            // now slow: every range lasts 1 s, beyond the horizon; the target steps down one per range
+            List<Integer> targets = new ArrayList<>();
+            for (int r = 0; r < 9; r++) {
+                clock.advance(1000);
+                for (int i = 0; i < 10; i++) {
+                    g.nextLong();
+                }
+                targets.add(g.prefetchTarget());
+            }
+            assertEquals(List.of(7, 6, 5, 4, 3, 2, 1, 1, 1), targets);
+            // medium: 25 ms per range wants 100/25 = 4 ahead, reached at once
+            for (int r = 0; r < 2; r++) {
+                clock.advance(25);
+                for (int i = 0; i < 10; i++) {
+                    g.nextLong();
+                }
+            }
+            assertEquals(4, g.prefetchTarget());
+        }
+    }
+
+    @Test
+    void prefetchRunsOffTheCallersThreadByDefault() throws Exception {
+        ScriptedSource source = new ScriptedSource();
+        try (SegmentGenerator g = SegmentGenerator.builder().source(source).name("orders").step(5).build()) {
+            assertEquals(1, g.nextLong());
+            assertEquals("idgen-segment-orders", source.callerThread);
+        }
+    }
+
+    @Test
+    void failingStoreIsSilentUntilEveryRangeIsSpentThenNamesStoreNameAndWhatWasTried() {
+        ScriptedSource source = new ScriptedSource();
+        source.good = 3;
+        try (SegmentGenerator g = inline(source).step(10).prefetch(2, 2).maxWait(Duration.ofMillis(60))
+                .retryPause(Duration.ofMillis(10)).build()) {
+            long[] got = new long[30];
+            for (int i = 0; i < 30; i++) {
+                got[i] = g.nextLong(); // every granted number comes out although the store fails behind
+            }
+            assertEquals(1, got[0]);
+            assertEquals(30, got[29]);
+            assertTrue(g.failedFetches() > 0, "the store failed while ranges were left");
+            SegmentUnavailableException e = assertThrows(SegmentUnavailableException.class, g::nextLong);
+            String m = e.getMessage();
+            assertTrue(m.contains("scripted-store"), m);
+            assertTrue(m.contains("'orders'"), m);
+            assertTrue(m.contains("step 10"), m);
+            assertTrue(m.matches(".*tried \\d+ grants?.*"), m);
+            assertTrue(m.contains("connection refused (scripted)"), m);
+            assertTrue(m.contains("maxWait PT0.06S"), m);
+            // the store comes back: numbers continue above everything handed out
+            source.good = Integer.MAX_VALUE;
+            assertEquals(31, g.nextLong());
+        }
+    }
+
+    @Test
+    void slowStoreMakesCallersWaitAtMostMaxWait() throws Exception {
+        ScriptedSource source = new ScriptedSource();
+        CountDownLatch gate = new CountDownLatch(1);
+        source.gate = gate;
+        ExecutorService caller = Executors.newSingleThreadExecutor();
+        try (SegmentGenerator g = SegmentGenerator.builder().source(source).name("orders").step(10)
+                .maxWait(Duration.ofMillis(80)).build()) {
+            long t0 = System.nanoTime();
+            SegmentUnavailableException e = assertThrows(SegmentUnavailableException.class, g::nextLong);
+            long waited = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+            assertTrue(waited >= 80 && waited < 5_000, "waited " + waited + " ms");
+            assertTrue(e.getMessage().contains("in flight"), e.getMessage());
+            // a caller waiting while the answer comes gets its number
+            Future<Long> waiting = caller.submit(g::nextLong);
+            gate.countDown();
+            assertEquals(1L, waiting.get(5, TimeUnit.SECONDS));
+        } finally {
+            caller.shutdownNow();
+        }
+    }
+
+    @Test
+    void aRangeNotAboveTheLastOneIsRefused() {
+        AtomicInteger calls = new AtomicInteger();
+        SegmentSource goesBack = new SegmentSource() {
+            @Override
+            public SegmentGrant grant(String name, long step) {
+                // a store restored from an old backup: the second grant repeats the first
+                long first = calls.getAndIncrement() == 0 ? 1 : 1;
+                return new SegmentGrant(first, first + step - 1, Instant.EPOCH);
+            }
+        };
+        try (SegmentGenerator g = inline(goesBack).step(2).prefetch(0, 0).maxWait(Duration.ofMillis(30))
+                .retryPause(Duration.ofMillis(10)).build()) {
+            assertEquals(1, g.nextLong());
+            assertEquals(2, g.nextLong());
+            SegmentUnavailableException e = assertThrows(SegmentUnavailableException.class, g::nextLong);
+            assertTrue(e.getMessage().contains("not above the last range held [1, 2]"), e.getMessage());
+        }
+    }
+
+    @Test
+    void threadsGetDistinctNumbersEachIncreasingAllFromGrantedRanges() throws Exception {
+        InMemorySegmentSource source = new InMemorySegmentSource();
+        int threads = 4;
+        int each = 250_000;
+        try (SegmentGenerator g = SegmentGenerator.builder().source(source).name("orders").step(64).prefetch(1, 8)
+                .maxWait(Duration.ofSeconds(10)).build()) {
+            ExecutorService pool = Executors.newFixedThreadPool(threads);
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<long[]>> results = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                results.add(pool.submit(() -> {
+                    start.await();
+                    long[] mine = new long[each];
+                    for (int i = 0; i < each; i++) {
+                        mine[i] = g.nextLong();
+                    }
+                    return mine;
+                }));
+            }
+            start.countDown();
+            long[] all = new long[threads * each];
+            int k = 0;
+            for (Future<long[]> f : results) {
+                long[] mine = f.get(60, TimeUnit.SECONDS);
+                for (int i = 1; i < mine.length; i++) {
+                    assertTrue(mine[i] > mine[i - 1], "a thread saw " + mine[i - 1] + " then " + mine[i]);
+                }
+                System.arraycopy(mine, 0, all, k, each);
+                k += each;
+            }
+            pool.shutdown();
+            Arrays.sort(all);
+            for (int i = 1; i < all.length; i++) {
+                assertFalse(all[i] == all[i - 1], "repeated " + all[i]);
+            }
+            assertTrue(all[0] >= 1);
+            assertTrue(all[all.length - 1] <= source.lastGranted("orders"), "a number beyond every grant");
+            assertEquals(source.lastGranted("orders"), all.length + g.numbersLeft(),
+                    "granted = handed out + held: no number lost while running");
+        }
+    }
+
+    @Test
+    void badInputIsNamed() {
+        SegmentGenerator.Builder b = SegmentGenerator.builder();
+        assertEquals("segment step 0 is out of range 1..1099511627776",
+                assertThrows(IllegalArgumentException.class, () -> b.step(0)).getMessage());
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> b.step(-5)).getMessage().contains("-5"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> b.name(" ")).getMessage()
+                .contains("must be 1 to 128 characters, not blank"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> b.name("x".repeat(129))).getMessage()
+                .contains("length 129"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> b.name("a\nb")).getMessage()
+                .contains("control"));
+        assertEquals("prefetch bounds (3, 2) must satisfy 0 <= min <= max <= 1024",
+                assertThrows(IllegalArgumentException.class, () -> b.prefetch(3, 2)).getMessage());
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> b.prefetch(-1, 2)).getMessage().contains("-1"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> b.maxWait(Duration.ZERO)).getMessage()
+                .contains("maxWait PT0S is out of range"));
+        assertTrue(assertThrows(IllegalStateException.class, b::build).getMessage().contains("source missing"));
+        assertThrows(IllegalArgumentException.class, () -> new SegmentGrant(5, 4, Instant.EPOCH));
+        assertThrows(IllegalArgumentException.class, () -> new SegmentGrant(-1, 4, Instant.EPOCH));
+        assertThrows(IllegalArgumentException.class, () -> new SegmentGrant(1, Long.MAX_VALUE, Instant.EPOCH));
+    }
+}
