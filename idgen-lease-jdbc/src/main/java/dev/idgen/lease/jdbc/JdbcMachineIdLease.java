@@ -94,6 +94,8 @@ public final class JdbcMachineIdLease extends GuardedLease {
      * (still fenced by the shared state until its renewal fails) can make. NONE otherwise.
      */
     private long restoredBelow = NONE;
+    /** Set when a claim was given back because the generator had no room for its id: claim anew. */
+    private boolean gaveBack;
     private ScheduledExecutorService renewer;
 
     private JdbcMachineIdLease(JdbcLeaseProtocol protocol, LeaseTimings timings, InstantSource clock,
@@ -148,10 +150,18 @@ public final class JdbcMachineIdLease extends GuardedLease {
             if (!guard().checkIncarnation()) {
                 noteRestore();
             }
-            long next = protocol.newNonce(nonce);
             try {
-                JdbcLeaseProtocol.Renewal r = protocol.renew(rowId, token, nonce, pendingNonce, next,
-                        guard().markToRecord());
+                if (gaveBack) {
+                    return recover();
+                }
+                long next = protocol.newNonce(nonce);
+                JdbcLeaseProtocol.Renewal r;
+                try {
+                    r = protocol.renew(rowId, token, nonce, pendingNonce, next, guard().markToRecord());
+                } catch (SQLException e) {
+                    pendingNonce = next; // the write may have landed: accept either nonce next time
+                    throw e;
+                }
                 switch (r.outcome()) {
                     case RENEWED -> {
                         nonce = next;
@@ -169,7 +179,6 @@ public final class JdbcMachineIdLease extends GuardedLease {
                     }
                 }
             } catch (SQLException e) {
-                pendingNonce = next; // the write may have landed: accept either nonce next time
                 LOG.warn("Renewing machine id {} in table {} failed (the fence stays where the last renewals put it):"
                         + " {}", rowId, protocol.tableName(), e.toString());
             }
@@ -279,6 +288,7 @@ public final class JdbcMachineIdLease extends GuardedLease {
         token = row.token();
         nonce = row.nonce();
         pendingNonce = row.nonce();
+        gaveBack = false;
         previousExpiry = NONE;
         lastExpiry = row.expiresMillis();
         highestFence = NONE;
@@ -290,6 +300,7 @@ public final class JdbcMachineIdLease extends GuardedLease {
             LOG.error("Claimed machine id {} in table {} but the generator cannot take it ({}); giving it back and"
                     + " staying fenced on machine id {}: set maxMachineId to the layout's maxMachineId()", row.machineId(),
                     protocol.tableName(), e.getMessage(), before);
+            gaveBack = true; // the row is no longer ours to renew, even though owner and token match
             protocol.release(row.machineId(), token, nonce, pendingNonce, row.mark());
             return false;
         }
