@@ -483,4 +483,46 @@ class JdbcLeaseLifeTest {
         assertTrue(a.renewNow());
         assertEquals(SKEW.plus(MARGIN).toMillis(), rowValue(db, table, 0, "fence_offset_ms"), "the writer's offset");
     }
+
+    @ParameterizedTest
+    @EnumSource(TestDatabase.class)
+    void aReleaseWithAMarkAheadOfTheDatabaseKeepsTheRowUntilTheNextClaimStartsAboveIt(TestDatabase db) {
+        TestDatabase.Switchable ds = db.dataSource();
+        String table = table(db);
+        // R's clock runs 650 ms ahead (bound 900 ms), Q's bound is 200 ms: Q alone would cut R's
+        // recorded mark back to its own now + 200 ms, below IDs R made
+        TestClock clockR = new TestClock();
+        clockR.offset.set(650);
+        JdbcMachineIdLease r = JdbcMachineIdLease.builder(ds).table(table).createTable(true).maxMachineId(0)
+                .owner("R").ttl(Duration.ofMillis(3500)).renewEvery(RENEW).safetyMargin(MARGIN)
+                .maxClockSkew(Duration.ofMillis(900)).clock(clockR).background(false).acquire();
+        SnowflakeGenerator genR = generator(r, clockR);
+        List<Long> idsR = new ArrayList<>();
+        long until = System.nanoTime() + 300_000_000L;
+        while (System.nanoTime() - until < 0) {
+            idsR.addAll(mint(genR, 5));
+            LockSupport.parkNanos(200_000);
+        }
+        r.close();
+
+        JdbcMachineIdLease.Builder qb = JdbcMachineIdLease.builder(ds).table(table).maxMachineId(0).owner("Q")
+                .ttl(TTL).renewEvery(RENEW).safetyMargin(MARGIN).maxClockSkew(Duration.ofMillis(200))
+                .background(false);
+        assertThrows(MachineIdLeaseException.class, qb::acquire, "the row stays live while R's mark is ahead");
+        JdbcMachineIdLease q = null;
+        long end = System.nanoTime() + 10_000_000_000L;
+        while (q == null) {
+            try {
+                q = track(qb.acquire());
+            } catch (MachineIdLeaseException e) {
+                if (System.nanoTime() - end > 0) {
+                    fail("Q never got the id: " + e.getMessage());
+                }
+                LockSupport.parkNanos(5_000_000);
+            }
+        }
+        List<Long> idsQ = mintWaiting(generator(q, InstantSource.system()), 2000, Duration.ofSeconds(5));
+        assertTrue(Collections.min(idsQ) > Collections.max(idsR), "Q starts above every ID R made");
+        assertEquals(Set.of(), common(idsR, idsQ));
+    }
 }
