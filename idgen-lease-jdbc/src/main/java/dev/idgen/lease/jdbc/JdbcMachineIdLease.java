@@ -54,7 +54,16 @@ import org.slf4j.LoggerFactory;
  * {@link MachineIdUser#highWaterMark()} in the row (never lowering it); a new holder reads it on
  * claiming and its generator starts above it. A renewal that finds the row still its own after a
  * lapse opens the fence again (with the next renewal: two acknowledged writes); when another holder
- * has taken it, the lease claims the same id again once that one expires.
+ * has taken it, the lease claims its own id again if free, else the lowest free id
+ * ({@link Builder#reclaimAnyId(boolean)}), and the same generator carries on under it.
+ *
+ * <p><b>Copies of one process.</b> Every claim and renewal writes a fresh random {@code nonce}, and
+ * a renewal matches the nonce this copy wrote last: of two copies of one restored image, the first
+ * to renew keeps the row and the other claims as a new holder. A new process id, a wall-clock jump
+ * or {@link #afterRestore()} shuts the fence until two renewals made since; the one that proves the
+ * claim raises the mark to the highest fence the claim had, above every ID another copy can make.
+ * Each write also records the writer's {@code fence_offset_ms} (skew bound plus margin), so a
+ * claimer with other settings still starts above the old holder's fence.
  *
  * <p><b>Clock skew.</b> On claiming and on every renewal the local wall clock (the generator's
  * clock; see {@link Builder#clock(InstantSource)}) is compared with the database's; the last
