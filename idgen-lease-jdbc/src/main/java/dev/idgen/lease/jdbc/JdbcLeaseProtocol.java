@@ -2,6 +2,7 @@ package dev.idgen.lease.jdbc;
 
 import dev.idgen.machine.MachineIdLeaseException;
 import dev.idgen.machine.spi.LeaseSettings;
+import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -26,18 +27,26 @@ final class JdbcLeaseProtocol {
     private final LeaseTable table;
     private final String owner;
     private final long ttlMillis;
-    /** expires - this = the highest mark an earlier holder's fence can have left uncovered. */
-    private final long claimMarkOffset;
+    /** maxClockSkew + safetyMargin: recorded with every write, so a claimer knows where our fence stood. */
+    private final long fenceOffsetMillis;
+    /** maxClockSkew: no mark we record lies beyond the database's now plus this. */
+    private final long maxSkewMillis;
     private final int queryTimeoutSeconds;
     private final InstantSource clock;
+    /**
+     * Nonces come from the operating system's entropy pool on each call (NativePRNG mixes
+     * /dev/urandom into every output), so two copies of one restored image draw different ones.
+     */
+    private final SecureRandom nonces = new SecureRandom();
 
     JdbcLeaseProtocol(DataSource dataSource, LeaseTable table, String owner, long ttlMillis, long fenceOffsetMillis,
-            int queryTimeoutSeconds, InstantSource clock) {
+            long maxSkewMillis, int queryTimeoutSeconds, InstantSource clock) {
         this.dataSource = dataSource;
         this.table = table;
         this.owner = owner;
         this.ttlMillis = ttlMillis;
-        this.claimMarkOffset = fenceOffsetMillis + 1;
+        this.fenceOffsetMillis = fenceOffsetMillis;
+        this.maxSkewMillis = maxSkewMillis;
         this.queryTimeoutSeconds = queryTimeoutSeconds;
         this.clock = clock;
     }
@@ -51,12 +60,34 @@ final class JdbcLeaseProtocol {
     }
 
     /** One row of the lease table, with the local clock read just before and after the database's. */
-    record Row(long machineId, String owner, long token, long expiresMillis, long mark, long dbNowMillis, long localBefore,
-            long localAfter) {
+    record Row(long machineId, String owner, long token, long nonce, long expiresMillis, long mark, long dbNowMillis,
+            long localBefore, long localAfter) {
     }
 
-    /** What renewing found: our row extended (with the row read back), or the row no longer ours. */
-    record Renewal(Row row, boolean ours) {
+    /** What a renewal found. */
+    enum Outcome {
+        /** Extended, with the new nonce: the row read back is ours. */
+        RENEWED,
+        /** Owner and token are ours but the nonce is not: another copy of this holder renewed first. */
+        COPY,
+        /** Another holder claimed the row (or it is gone). */
+        TAKEN
+    }
+
+    /** What renewing found, with the row read back after the statement (null if it is gone). */
+    record Renewal(Row row, Outcome outcome) {
+        boolean ours() {
+            return outcome == Outcome.RENEWED;
+        }
+    }
+
+    /** {@return a fresh nonce for a claim or renewal, never {@code avoid}} */
+    long newNonce(long avoid) {
+        long n;
+        do {
+            n = nonces.nextLong();
+        } while (n == avoid);
+        return n;
     }
 
     /**
@@ -99,7 +130,7 @@ final class JdbcLeaseProtocol {
      */
     Row reclaim(long machineId) throws SQLException {
         try (Connection c = connection()) {
-            if (update(c, table.claimExpired, claimMarkOffset, claimMarkOffset, owner, ttlMillis, machineId) == 0) {
+            if (claimExpired(c, machineId) == 0) {
                 return null;
             }
             return ours(readRow(c, machineId), null);
@@ -107,24 +138,39 @@ final class JdbcLeaseProtocol {
     }
 
     /**
-     * Extends our claim on {@code machineId} ({@code token}) by the TTL from the database's now and
-     * records {@code mark}, then reads the row back.
+     * Extends our claim on {@code machineId} ({@code token}) by the TTL from the database's now,
+     * records {@code mark} and writes {@code newNonce}, all only where the row still holds one of
+     * the nonces this copy may have written last ({@code nonce}, or {@code orNonce} when a renewal
+     * failed without an answer); then reads the row back.
      */
-    Renewal renew(long machineId, long token, long mark) throws SQLException {
+    Renewal renew(long machineId, long token, long nonce, long orNonce, long newNonce, long mark) throws SQLException {
         try (Connection c = connection()) {
-            if (update(c, table.renew, ttlMillis, mark, mark, machineId, owner, token) == 0) {
-                return new Renewal(null, false);
+            int n = update(c, table.renew, ttlMillis, mark, maxSkewMillis, newNonce, fenceOffsetMillis, machineId, owner,
+                    token, nonce, orNonce);
+            Row row = readRow(c, machineId);
+            boolean ourClaim = row != null && owner.equals(row.owner) && row.token == token;
+            if (n == 1 && ourClaim && row.nonce == newNonce) {
+                return new Renewal(row, Outcome.RENEWED);
             }
-            Row row = ours(readRow(c, machineId), token);
-            return new Renewal(row, row != null);
+            return new Renewal(row, ourClaim ? Outcome.COPY : Outcome.TAKEN);
         }
     }
 
-    /** Expires our claim now and records {@code mark}; false if the row was no longer ours. */
-    boolean release(long machineId, long token, long mark) throws SQLException {
+    /**
+     * Frees our claim now and records {@code mark} (see {@link LeaseTable} for a mark that ran
+     * ahead); false if the row was no longer ours.
+     */
+    boolean release(long machineId, long token, long nonce, long orNonce, long mark) throws SQLException {
+        long keepUntil = mark > Long.MAX_VALUE - fenceOffsetMillis - 1 ? Long.MAX_VALUE : mark + fenceOffsetMillis + 1;
         try (Connection c = connection()) {
-            return update(c, table.release, mark, mark, machineId, owner, token) == 1;
+            return update(c, table.release, mark, keepUntil, mark, maxSkewMillis, machineId, owner, token,
+                    nonce, orNonce) == 1;
         }
+    }
+
+    private int claimExpired(Connection c, long machineId) throws SQLException {
+        return update(c, table.claimExpired, maxSkewMillis, fenceOffsetMillis, owner, newNonce(0), fenceOffsetMillis,
+                ttlMillis, machineId);
     }
 
     private Row ours(Row row, Long token) {
@@ -169,11 +215,11 @@ final class JdbcLeaseProtocol {
 
     private Row tryClaim(Connection c, long id) throws SQLException {
         boolean won;
-        if (update(c, table.claimExpired, claimMarkOffset, claimMarkOffset, owner, ttlMillis, id) == 1) {
+        if (claimExpired(c, id) == 1) {
             won = true;
         } else {
             try {
-                won = update(c, table.insertNew, id, owner, ttlMillis) == 1;
+                won = update(c, table.insertNew, id, owner, newNonce(0), fenceOffsetMillis, ttlMillis) == 1;
             } catch (SQLException e) {
                 if (!isDuplicateKey(e)) {
                     throw e;
@@ -194,8 +240,8 @@ final class JdbcLeaseProtocol {
                 if (!rs.next()) {
                     return null;
                 }
-                return new Row(machineId, rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getLong(4), rs.getLong(5), before,
-                        after);
+                return new Row(machineId, rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getLong(4), rs.getLong(5),
+                        rs.getLong(6), before, after);
             }
         }
     }

@@ -2,6 +2,7 @@ package dev.idgen.lease.jdbc;
 
 import dev.idgen.machine.MachineIdLeaseException;
 import dev.idgen.machine.spi.GuardedLease;
+import dev.idgen.machine.spi.IncarnationWatch;
 import dev.idgen.machine.spi.LeaseGuard;
 import dev.idgen.machine.spi.LeaseSettings;
 import dev.idgen.machine.spi.LeaseTimings;
@@ -53,7 +54,16 @@ import org.slf4j.LoggerFactory;
  * {@link MachineIdUser#highWaterMark()} in the row (never lowering it); a new holder reads it on
  * claiming and its generator starts above it. A renewal that finds the row still its own after a
  * lapse opens the fence again (with the next renewal: two acknowledged writes); when another holder
- * has taken it, the lease claims the same id again once that one expires.
+ * has taken it, the lease claims its own id again if free, else the lowest free id
+ * ({@link Builder#reclaimAnyId(boolean)}), and the same generator carries on under it.
+ *
+ * <p><b>Copies of one process.</b> Every claim and renewal writes a fresh random {@code nonce}, and
+ * a renewal matches the nonce this copy wrote last: of two copies of one restored image, the first
+ * to renew keeps the row and the other claims as a new holder. A new process id, a wall-clock jump
+ * or {@link #afterRestore()} shuts the fence until two renewals made since; the one that proves the
+ * claim raises the mark to the highest fence the claim had, above every ID another copy can make.
+ * Each write also records the writer's {@code fence_offset_ms} (skew bound plus margin), so a
+ * claimer with other settings still starts above the old holder's fence.
  *
  * <p><b>Clock skew.</b> On claiming and on every renewal the local wall clock (the generator's
  * clock; see {@link Builder#clock(InstantSource)}) is compared with the database's; the last
@@ -63,19 +73,48 @@ import org.slf4j.LoggerFactory;
 public final class JdbcMachineIdLease extends GuardedLease {
 
     private static final Logger LOG = LoggerFactory.getLogger(JdbcMachineIdLease.class);
+    private static final long NONE = Long.MIN_VALUE;
 
     private final JdbcLeaseProtocol protocol;
+    private final InstantSource clock;
+    private final long maxMachineId;
+    private final boolean reclaimAnyId;
+    /** Renewals, claims and release run under this lock, one at a time. */
     private final Object lock = new Object();
-    /** The fencing token of our claim on the row; changes only when we claim the row again. */
+    /** The id of the row we hold a claim on (the guard switches to it once the claim is taken). */
+    private volatile long rowId;
+    /** The fencing token of our claim on the row; changes only when we claim a row again. */
     private volatile long token;
+    /**
+     * The nonce this copy wrote last and saw acknowledged, and the one it tried to write since
+     * without an answer (equal when every write was answered): the row holds one of the two unless
+     * another copy of this process image renewed in between.
+     */
+    private long nonce;
+    private long pendingNonce;
+    /** This claim's last two acknowledged expiries, for {@link #copyOfImage()}; NONE when absent. */
+    private long previousExpiry = NONE;
+    private long lastExpiry = NONE;
+    /** The highest fence this claim opened: no copy of this process image made an ID at or past it. */
+    private long highestFence = NONE;
+    /**
+     * Set by a restore signal to the highest fence of the claim: the renewal that proves this copy
+     * still holds the claim raises the mark to just below it, so this copy makes no ID another copy
+     * (still fenced by the shared state until its renewal fails) can make. NONE otherwise.
+     */
+    private long restoredBelow = NONE;
+    /** Set when a claim was given back because the generator had no room for its id: claim anew. */
+    private boolean gaveBack;
     private ScheduledExecutorService renewer;
 
     private JdbcMachineIdLease(JdbcLeaseProtocol protocol, LeaseTimings timings, InstantSource clock,
-            JdbcLeaseProtocol.Row claim) {
-        super(claim.machineId(), new LeaseGuard("machine id " + claim.machineId() + " in table " + protocol.tableName(),
-                timings, clock));
+            long firstId, long maxMachineId, boolean reclaimAnyId) {
+        super(firstId, LeaseGuard.named("in table " + protocol.tableName(), timings, clock));
         this.protocol = protocol;
-        this.token = claim.token();
+        this.clock = clock;
+        this.maxMachineId = maxMachineId;
+        this.reclaimAnyId = reclaimAnyId;
+        this.rowId = firstId;
     }
 
     /**
@@ -105,8 +144,10 @@ public final class JdbcMachineIdLease extends GuardedLease {
     }
 
     /**
-     * Renews now, off schedule: extends the row, records the generator's mark and re-checks the
-     * clock skew. A lease whose row another holder took tries to claim the same id again.
+     * Renews now, off schedule: extends the row, rotates its nonce, records the generator's mark and
+     * re-checks the clock skew and this process's incarnation. A lease whose row another holder
+     * took, or another copy of this process renewed first, claims again: its own id if free, else
+     * (unless {@link Builder#reclaimAnyId(boolean)} is off) the lowest free id.
      *
      * @return whether the lease is held afterwards
      */
@@ -115,18 +156,63 @@ public final class JdbcMachineIdLease extends GuardedLease {
             if (guard().isReleased()) {
                 return false;
             }
+            if (!guard().checkIncarnation()) {
+                noteRestore();
+            }
             try {
-                JdbcLeaseProtocol.Renewal r = protocol.renew(machineId(), token, guard().markToRecord());
-                if (!r.ours()) {
-                    guard().lost("the row of machine id " + machineId() + " was taken over by another holder");
-                    return reclaim();
+                if (gaveBack) {
+                    return recover();
                 }
-                acknowledge(r.row());
+                long next = protocol.newNonce(nonce);
+                JdbcLeaseProtocol.Renewal r;
+                try {
+                    r = protocol.renew(rowId, token, nonce, pendingNonce, next, guard().markToRecord());
+                } catch (SQLException e) {
+                    pendingNonce = next; // the write may have landed: accept either nonce next time
+                    throw e;
+                }
+                switch (r.outcome()) {
+                    case RENEWED -> {
+                        nonce = next;
+                        pendingNonce = next;
+                        acknowledge(r.row());
+                    }
+                    case COPY -> {
+                        guard().lost("another copy of this process image renewed the lease first (the row's nonce is"
+                                + " not the one this copy wrote); claiming as a new holder");
+                        return recover();
+                    }
+                    default -> {
+                        guard().lost("the row was taken over by another holder");
+                        return recover();
+                    }
+                }
             } catch (SQLException e) {
                 LOG.warn("Renewing machine id {} in table {} failed (the fence stays where the last renewals put it):"
-                        + " {}", machineId(), protocol.tableName(), e.toString());
+                        + " {}", rowId, protocol.tableName(), e.toString());
             }
             return guard().isHeld();
+        }
+    }
+
+    /**
+     * Shuts the fence at once (this process may be a copy of another: a restored checkpoint or
+     * snapshot), then renews twice on the lease's renewal thread: a copy that still holds the row
+     * opens again, one that finds another copy renewed first claims as a new holder. Without the
+     * background thread ({@code background(false)}) the caller renews with {@link #renewNow()}.
+     */
+    @Override
+    public void afterRestore() {
+        synchronized (lock) {
+            noteRestore();
+            super.afterRestore();
+        }
+        ScheduledExecutorService r = renewer;
+        if (r != null && !r.isShutdown()) {
+            r.execute(() -> {
+                renewQuietly();
+                renewQuietly();
+            });
         }
     }
 
@@ -148,12 +234,12 @@ public final class JdbcMachineIdLease extends GuardedLease {
             renewer.shutdownNow();
         }
         try {
-            boolean ours = protocol.release(machineId(), token, mark);
-            LOG.info("Released machine id {} in table {} (high-water mark {}{})", machineId(), protocol.tableName(), mark,
+            boolean ours = protocol.release(rowId, token, nonce, pendingNonce, mark);
+            LOG.info("Released machine id {} in table {} (high-water mark {}{})", rowId, protocol.tableName(), mark,
                     ours ? "" : "; the row was no longer ours");
         } catch (SQLException e) {
             LOG.warn("Releasing machine id {} in table {} failed; it frees itself when the lease expires: {}",
-                    machineId(), protocol.tableName(), e.toString());
+                    rowId, protocol.tableName(), e.toString());
         }
     }
 
@@ -163,36 +249,123 @@ public final class JdbcMachineIdLease extends GuardedLease {
                 + protocol.owner() + ", token " + token + ", " + guard().state();
     }
 
-    /** A fresh claim (ours in {@code row}): check the skew, keep its expiry, renew once to open the fence. */
+    /**
+     * For tests: a second lease that is what a copy of this process image restored from a snapshot
+     * would hold: the same owner, row, token, nonces, acknowledged expiries and mark, with no
+     * renewal thread and no generator yet (attach one: it starts at this lease's mark). The copy
+     * sees no restore signal unless the test gives it one.
+     *
+     * @throws IllegalStateException if this lease is not held (a fenced image copies a fenced lease)
+     */
+    JdbcMachineIdLease copyOfImage() {
+        synchronized (lock) {
+            if (!isHeld() || previousExpiry == NONE) {
+                throw new IllegalStateException("copy a held lease: " + this);
+            }
+            JdbcMachineIdLease copy = new JdbcMachineIdLease(protocol, timings(), clock, rowId, maxMachineId,
+                    reclaimAnyId);
+            long mark = guard().markToRecord();
+            copy.token = token;
+            copy.nonce = nonce;
+            copy.pendingNonce = pendingNonce;
+            copy.guard().claimed(rowId, previousExpiry, mark);
+            copy.guard().acknowledged(lastExpiry, mark);
+            copy.previousExpiry = previousExpiry;
+            copy.lastExpiry = lastExpiry;
+            copy.highestFence = highestFence;
+            return copy;
+        }
+    }
+
+    /** For tests: replaces what {@link LeaseGuard#checkIncarnation()} asks (a fake process id). */
+    void watchIncarnation(IncarnationWatch watch) {
+        guard().watchIncarnation(watch);
+    }
+
+    /** Caller holds the lock. */
+    private void noteRestore() {
+        restoredBelow = Math.max(highestFence, guard().fenceMillis());
+    }
+
+    /**
+     * A fresh claim (ours in {@code row}, possibly of another id than before): move the guard and
+     * the generator to it, check the skew, renew once to open the fence. Caller holds the lock (or
+     * is the builder, before anyone else sees the lease).
+     */
     private boolean takeClaim(JdbcLeaseProtocol.Row row) throws SQLException {
+        rowId = row.machineId();
         token = row.token();
+        nonce = row.nonce();
+        pendingNonce = row.nonce();
+        gaveBack = false;
+        previousExpiry = NONE;
+        lastExpiry = row.expiresMillis();
+        highestFence = NONE;
+        restoredBelow = NONE;
+        long before = machineId();
+        try {
+            guard().claimed(row.machineId(), row.expiresMillis(), row.mark());
+        } catch (IllegalArgumentException e) {
+            LOG.error("Claimed machine id {} in table {} but the generator cannot take it ({}); giving it back and"
+                    + " staying fenced on machine id {}: set maxMachineId to the layout's maxMachineId()", row.machineId(),
+                    protocol.tableName(), e.getMessage(), before);
+            gaveBack = true; // the row is no longer ours to renew, even though owner and token match
+            protocol.release(row.machineId(), token, nonce, pendingNonce, row.mark());
+            return false;
+        }
         if (!guard().acceptSkew(row.dbNowMillis(), row.localBefore(), row.localAfter())) {
             return false;
         }
-        guard().claimed(row.expiresMillis(), row.mark());
-        JdbcLeaseProtocol.Renewal r = protocol.renew(machineId(), token, guard().markToRecord());
+        long next = protocol.newNonce(nonce);
+        JdbcLeaseProtocol.Renewal r = protocol.renew(rowId, token, nonce, pendingNonce, next, guard().markToRecord());
         if (!r.ours()) {
-            guard().lost("the row of machine id " + machineId() + " was taken over right after the claim");
+            guard().lost("the row of machine id " + rowId + " was taken over right after the claim");
             return false;
         }
+        nonce = next;
+        pendingNonce = next;
         acknowledge(r.row());
         return guard().isHeld();
     }
 
     private void acknowledge(JdbcLeaseProtocol.Row row) {
-        if (guard().acceptSkew(row.dbNowMillis(), row.localBefore(), row.localAfter())) {
-            guard().acknowledged(row.expiresMillis(), row.mark());
+        if (!guard().acceptSkew(row.dbNowMillis(), row.localBefore(), row.localAfter())) {
+            return;
         }
+        long mark = row.mark();
+        if (restoredBelow != NONE) {
+            // this copy proved it holds the row; every other copy stays below the fence it had
+            mark = Math.max(mark, restoredBelow - 1);
+            restoredBelow = NONE;
+        }
+        previousExpiry = lastExpiry;
+        lastExpiry = row.expiresMillis();
+        guard().acknowledged(row.expiresMillis(), mark);
+        highestFence = Math.max(highestFence, guard().fenceMillis());
     }
 
-    /** Another holder took our row: claim the same id again if it has expired since. */
-    private boolean reclaim() throws SQLException {
-        JdbcLeaseProtocol.Row row = protocol.reclaim(machineId());
+    /**
+     * The row is no longer ours: claim our own id again if it is free, else (with reclaimAnyId) the
+     * lowest free id, and confirm it with a renewal. The claim statement starts the mark above the
+     * old holder's fence. Caller holds the lock.
+     */
+    private boolean recover() throws SQLException {
+        long own = rowId;
+        JdbcLeaseProtocol.Row row = protocol.reclaim(own);
+        if (row == null && reclaimAnyId) {
+            try {
+                row = protocol.claimLowestFree(maxMachineId);
+            } catch (MachineIdLeaseException e) {
+                LOG.warn("Machine id {} in table {} is held by another holder and no other id is free; fenced until one"
+                        + " is: {}", own, protocol.tableName(), e.getMessage());
+                return false;
+            }
+        }
         if (row == null) {
             return false;
         }
-        LOG.info("Claimed machine id {} in table {} again (token {}, high-water mark {})", machineId(),
-                protocol.tableName(), row.token(), row.mark());
+        LOG.info("Claimed machine id {} in table {} after machine id {} was lost (token {}, high-water mark {})",
+                row.machineId(), protocol.tableName(), own, row.token(), LeaseGuard.markText(row.mark()));
         return takeClaim(row);
     }
 
@@ -329,6 +502,21 @@ public final class JdbcMachineIdLease extends GuardedLease {
         }
 
         /**
+         * What the lease does once another holder took its id (it was paused, or cut off from the
+         * database, past the TTL) or another copy of this process image renewed first: claim its own
+         * id again if free, else the lowest free id, and carry the generator on under it; or wait
+         * for its own id only.
+         *
+         * @param anyId default {@code true}; {@code false} for a process that must keep one id for
+         *     its whole life (it stays fenced while another holder has the id)
+         * @return this builder
+         */
+        public Builder reclaimAnyId(boolean anyId) {
+            settings.reclaimAnyId(anyId);
+            return this;
+        }
+
+        /**
          * Whether the lease renews itself on a thread of its own. Without it the caller renews
          * ({@link JdbcMachineIdLease#renewNow()}); for tests. The fence never needs a thread.
          *
@@ -348,7 +536,15 @@ public final class JdbcMachineIdLease extends GuardedLease {
          */
         public void createTableNow() {
             try (Connection c = dataSource.getConnection(); Statement st = c.createStatement()) {
-                st.execute(dialectOf(c).createTable(table));
+                SqlDialect d = dialectOf(c);
+                st.execute(d.createTable(table));
+                if (!new LeaseTable(table, d).hasCurrentColumns(c)) {
+                    // a table made by an earlier version: add the nonce and the writer's offset
+                    // (0 on old rows: the claim then assumes the narrowest fence offset, the safe side)
+                    for (String alter : d.addNewColumns(table)) {
+                        st.execute(alter);
+                    }
+                }
             } catch (SQLException e) {
                 throw new MachineIdLeaseException("Could not create lease table " + table + ": " + e.getMessage(), e);
             }
@@ -374,8 +570,8 @@ public final class JdbcMachineIdLease extends GuardedLease {
             try {
                 try (Connection c = dataSource.getConnection()) {
                     protocol = new JdbcLeaseProtocol(dataSource, new LeaseTable(table, dialectOf(c)),
-                            settings.ownerOrDefault(), timings.ttl().toMillis(),
-                            timings.fenceOffsetMillis(), queryTimeoutSeconds(timings), settings.clock());
+                            settings.ownerOrDefault(), timings.ttl().toMillis(), timings.fenceOffsetMillis(),
+                            timings.maxClockSkew().toMillis(), queryTimeoutSeconds(timings), settings.clock());
                 }
                 row = protocol.claimLowestFree(settings.maxMachineId());
             } catch (SQLException e) {
@@ -383,10 +579,13 @@ public final class JdbcMachineIdLease extends GuardedLease {
                         + " (create it with createTable(true) or the shipped DDL): " + e.getMessage(), e);
             }
             long id = row.machineId();
-            JdbcMachineIdLease lease = new JdbcMachineIdLease(protocol, timings, settings.clock(), row);
+            JdbcMachineIdLease lease = new JdbcMachineIdLease(protocol, timings, settings.clock(), id,
+                    settings.maxMachineId(), settings.reclaimAnyId());
             boolean held;
             try {
-                held = lease.takeClaim(row);
+                synchronized (lease.lock) {
+                    held = lease.takeClaim(row);
+                }
             } catch (SQLException e) {
                 lease.close();
                 throw new MachineIdLeaseException("Claimed machine id " + id + " in table " + table

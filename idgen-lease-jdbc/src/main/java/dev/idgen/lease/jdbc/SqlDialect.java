@@ -65,6 +65,29 @@ public enum SqlDialect {
     }
 
     /**
+     * A parameter of type BIGINT inside an expression, where some databases cannot infer the type
+     * of a bare {@code ?}.
+     */
+    String longParameter() {
+        return this == MYSQL ? "?" : "CAST(? AS BIGINT)";
+    }
+
+    /**
+     * The statements that add the columns a table made by an earlier version lacks (the nonce and
+     * the writer's fence offset); each fails harmlessly when its column is there already.
+     *
+     * @param table the table name (checked)
+     * @return the {@code ALTER TABLE} statements
+     */
+    String[] addNewColumns(String table) {
+        String t = LeaseTable.checkName(table);
+        return new String[] {
+            "ALTER TABLE " + t + " ADD COLUMN nonce BIGINT DEFAULT 0 NOT NULL",
+            "ALTER TABLE " + t + " ADD COLUMN fence_offset_ms BIGINT DEFAULT 0 NOT NULL"
+        };
+    }
+
+    /**
      * The shipped {@code CREATE TABLE IF NOT EXISTS} statement for the lease table.
      *
      * @param table the table name (checked: letters, digits, {@code _}, optionally schema-qualified)

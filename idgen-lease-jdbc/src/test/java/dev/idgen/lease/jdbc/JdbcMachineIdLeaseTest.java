@@ -187,7 +187,7 @@ class JdbcMachineIdLeaseTest {
      */
     private static DataSource racedBy(DataSource ds, String table, Runnable beforeScan, Runnable beforeClaim) {
         String scan = "SELECT machine_id, expires_ms";
-        String claim = "UPDATE " + table + " SET high_water_mark = CASE WHEN high_water_mark < expires_ms";
+        String claim = "UPDATE " + table + " SET high_water_mark = GREATEST(LEAST(high_water_mark";
         return (DataSource) Proxy.newProxyInstance(DataSource.class.getClassLoader(), new Class<?>[] {DataSource.class},
                 (proxy, method, args) -> {
                     Object result = invoke(ds, method, args);
