@@ -128,6 +128,14 @@ public final class JdbcMachineIdLease extends GuardedLease {
         return new Builder(dataSource);
     }
 
+    /**
+     * {@return whether this lease, once another holder took its id, claims any free id
+     * ({@link Builder#reclaimAnyId(boolean)}) rather than waiting for its own}
+     */
+    public boolean reclaimsAnyId() {
+        return reclaimAnyId;
+    }
+
     /** {@return the owner string written in the row: host, process id and a random suffix by default} */
     public String owner() {
         return protocol.owner();

@@ -45,7 +45,8 @@ public class IdgenLeaseAutoConfiguration {
         @ConditionalOnMissingBean(MachineIdLease.class)
         @ConditionalOnBean(DataSource.class)
         MachineIdLease idgenMachineIdLease(IdgenProperties properties, SnowflakeLayout layout, DataSource dataSource) {
-            return JdbcLeases.acquire(properties.getMachineId().getJdbc(), layout, dataSource);
+            return JdbcLeases.acquire(properties.getMachineId().getJdbc(), layout, dataSource,
+                    properties.getMachineId().isReclaimAnyId());
         }
     }
 
@@ -103,7 +104,8 @@ public class IdgenLeaseAutoConfiguration {
         MachineIdLease idgenMachineIdLease(IdgenProperties properties, SnowflakeLayout layout,
                 RedisLeases.LeaseConnection connection) {
             // the lease depends on the connection bean, so Spring closes the lease (releasing the id) first
-            return RedisLeases.acquire(properties.getMachineId().getRedis(), layout, connection);
+            return RedisLeases.acquire(properties.getMachineId().getRedis(), layout, connection,
+                    properties.getMachineId().isReclaimAnyId());
         }
     }
 

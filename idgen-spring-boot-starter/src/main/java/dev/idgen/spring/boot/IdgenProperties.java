@@ -265,6 +265,11 @@ public class IdgenProperties {
         private Long value;
         /** The environment variable, for source env (default MACHINE_ID) or pod-ordinal (default HOSTNAME). */
         private String variable;
+        /**
+         * Whether a lease whose id another holder took (after a pause or a cut-off longer than the ttl)
+         * claims any free id and carries the generator on under it; false waits for its own id.
+         */
+        private boolean reclaimAnyId = true;
         private final Jdbc jdbc = new Jdbc();
         private final Zookeeper zookeeper = new Zookeeper();
         private final Redis redis = new Redis();
@@ -314,6 +319,20 @@ public class IdgenProperties {
          */
         public void setVariable(String variable) {
             this.variable = variable;
+        }
+
+        /** {@return whether a lease whose id was taken claims any free id} */
+        public boolean isReclaimAnyId() {
+            return reclaimAnyId;
+        }
+
+        /**
+         * Sets whether a lease whose id was taken claims any free id.
+         *
+         * @param reclaimAnyId false to wait for the lease's own id
+         */
+        public void setReclaimAnyId(boolean reclaimAnyId) {
+            this.reclaimAnyId = reclaimAnyId;
         }
 
         /** {@return the JDBC lease's properties} */

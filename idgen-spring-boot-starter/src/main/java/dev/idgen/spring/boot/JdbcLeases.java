@@ -12,9 +12,10 @@ final class JdbcLeases {
     private JdbcLeases() {
     }
 
-    static MachineIdLease acquire(IdgenProperties.Jdbc p, SnowflakeLayout layout, DataSource dataSource) {
+    static MachineIdLease acquire(IdgenProperties.Jdbc p, SnowflakeLayout layout, DataSource dataSource,
+            boolean reclaimAnyId) {
         JdbcMachineIdLease.Builder b = JdbcMachineIdLease.builder(dataSource).table(p.getTable())
-                .createTable(p.isCreateTable()).maxMachineId(layout.maxMachineId());
+                .createTable(p.isCreateTable()).maxMachineId(layout.maxMachineId()).reclaimAnyId(reclaimAnyId);
         p.timings(b::ttl, b::renewEvery);
         try {
             return b.acquire(); // closed (released) by Spring at shutdown: JdbcMachineIdLease.close()

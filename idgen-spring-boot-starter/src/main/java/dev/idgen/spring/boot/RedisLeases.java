@@ -49,10 +49,11 @@ final class RedisLeases {
         }
     }
 
-    static MachineIdLease acquire(IdgenProperties.Redis p, SnowflakeLayout layout, LeaseConnection connection) {
+    static MachineIdLease acquire(IdgenProperties.Redis p, SnowflakeLayout layout, LeaseConnection connection,
+            boolean reclaimAnyId) {
         try {
             RedisMachineIdLease.Builder b = RedisMachineIdLease.builder(connection.connection)
-                    .keyPrefix(p.getKeyPrefix()).layout(layout);
+                    .keyPrefix(p.getKeyPrefix()).layout(layout).reclaimAnyId(reclaimAnyId);
             p.timings(b::ttl, b::renewEvery);
             return b.acquire(); // closed (released) by Spring at shutdown, before the connection
         } catch (MachineIdLeaseException | IllegalArgumentException e) {

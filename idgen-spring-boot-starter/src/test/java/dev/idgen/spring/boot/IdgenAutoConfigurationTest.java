@@ -208,6 +208,20 @@ class IdgenAutoConfigurationTest {
         }
     }
 
+    @Test
+    void aLeaseClaimsAnyFreeIdAfterATakeoverUnlessTheApplicationKeepsItsOwn() {
+        String table = "idgen_boot_reclaim_" + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 8);
+        ApplicationContextRunner runner = new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
+                        IdgenLeaseAutoConfiguration.class, IdgenAutoConfiguration.class))
+                .withPropertyValues("spring.datasource.url=jdbc:h2:mem:idgen_boot_reclaim;DB_CLOSE_DELAY=-1",
+                        "idgen.machine-id.source=jdbc", "idgen.machine-id.jdbc.table=" + table);
+        runner.run(context -> assertThat(((JdbcMachineIdLease) context.getBean(MachineIdLease.class)).reclaimsAnyId())
+                .as("the default").isTrue());
+        runner.withPropertyValues("idgen.machine-id.reclaim-any-id=false").run(context ->
+                assertThat(((JdbcMachineIdLease) context.getBean(MachineIdLease.class)).reclaimsAnyId()).isFalse());
+    }
+
     private static long remainingMillis(DataSource ds, String table) throws Exception {
         try (Connection c = ds.getConnection(); Statement st = c.createStatement();
                 ResultSet rs = st.executeQuery("SELECT expires_ms - " + nowMillisH2() + " FROM " + table)) {
