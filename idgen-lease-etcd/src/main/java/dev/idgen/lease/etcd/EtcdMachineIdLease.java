@@ -56,9 +56,18 @@ import org.slf4j.LoggerFactory;
  * holds with no thread running. A leader change only extends leases. See
  * {@code docs/lease-etcd.md}.
  *
- * <p><b>High-water mark.</b> Each renewal and the release raise {@code <namespace>/mark/<n>} to the
- * generator's {@link MachineIdUser#highWaterMark()} (a compare on the key's mod revision, so it is
- * never lowered); a new holder reads it in its claim transaction and its generator starts above it.
+ * <p><b>The id's record.</b> Each renewal and the release write {@code <namespace>/mark/<n>}, bound
+ * to no etcd lease: the generator's {@link MachineIdUser#highWaterMark()} (raised, never lowered,
+ * except capped at the local clock plus twice the skew bound), the writer's fence offset and the
+ * expiry of its newest keep-alive. A new holder reads it in its claim transaction and its generator
+ * starts above the mark and at or above the old holder's fence rebuilt from the record (with the
+ * smaller of the two offsets).
+ *
+ * <p><b>Copies and recovery.</b> The id key holds a random nonce, rotated by every renewal in a
+ * transaction that compares the key's value: of two copies of one process image (a restored
+ * snapshot) the second to renew finds another nonce and claims as a new holder. A lease whose id
+ * was taken claims its own id again if free, else (by default) the lowest free id, and moves its
+ * generator to it ({@link Builder#reclaimAnyId(boolean)}). See {@code docs/lease-etcd.md}.
  *
  * <p><b>Clock skew.</b> etcd shows no wall clock (its answers carry a revision and a raft term, its
  * lease countdown is the leader's elapsed time in whole seconds), so no holder can compare its clock
