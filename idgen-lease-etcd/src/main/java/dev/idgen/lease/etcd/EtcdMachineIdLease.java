@@ -556,7 +556,7 @@ public final class EtcdMachineIdLease extends GuardedLease {
     /** The lease's own executor: the background renewals, and the renewals after a restore. */
     private synchronized ScheduledExecutorService executor() {
         if (renewer == null) {
-            String name = "idgen-lease-etcd-" + protocol.namespace() + "-renew";
+            String name = "idgen-lease-etcd-" + machineId() + "-renew"; // the id at the start
             renewer = Executors.newSingleThreadScheduledExecutor(r -> {
                 Thread t = new Thread(r, name);
                 t.setDaemon(true);
