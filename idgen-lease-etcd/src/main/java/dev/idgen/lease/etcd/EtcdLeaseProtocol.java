@@ -327,14 +327,18 @@ final class EtcdLeaseProtocol {
     /**
      * Gives the id back: where the id key still holds our nonce, records the final mark (capped as a
      * renewal's), our offset and no expiry (the mark covers every ID returned, since the fence shut
-     * before it was read), then revokes the etcd lease, which deletes the id key.
+     * before it was read), then revokes the etcd lease, which deletes the id key. Where a copy of
+     * this process holds the key under the same etcd lease (it renewed first), records nothing and
+     * leaves the etcd lease to that copy.
      *
      * @return false if the id key was no longer ours (nothing recorded)
      */
     boolean release(long id, long leaseId, long nonce, long mark, long markCap, long offsetMillis)
             throws EtcdCallException {
         Renewal r = write(id, leaseId, nonce, nonce, mark, markCap, offsetMillis, NONE);
-        await(client.getLeaseClient().revoke(leaseId));
+        if (r.outcome() != Outcome.COPY) {
+            await(client.getLeaseClient().revoke(leaseId));
+        }
         return r.outcome() == Outcome.OURS;
     }
 

@@ -5,7 +5,6 @@ import dev.idgen.lease.etcd.EtcdLeaseProtocol.Countdown;
 import dev.idgen.lease.etcd.EtcdLeaseProtocol.EtcdCallException;
 import dev.idgen.lease.etcd.EtcdLeaseProtocol.Renewal;
 import dev.idgen.lease.etcd.EtcdLeaseProtocol.Row;
-import dev.idgen.machine.MachineIdLease;
 import dev.idgen.machine.MachineIdLeaseException;
 import dev.idgen.machine.spi.GuardedLease;
 import dev.idgen.machine.spi.IncarnationWatch;
@@ -14,12 +13,14 @@ import dev.idgen.machine.spi.LeaseSettings;
 import dev.idgen.machine.spi.LeaseTimings;
 import dev.idgen.machine.spi.MachineIdUser;
 import io.etcd.jetcd.Client;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.HashSet;
 import java.util.Objects;
 import java.util.Set;
-import java.security.SecureRandom;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongConsumer;
@@ -113,6 +114,10 @@ public final class EtcdMachineIdLease extends GuardedLease {
      * holds it, so a copy of this process that renews second finds another. Guarded by lock.
      */
     private long nonce;
+    /** Whether this lease (or the image it was copied from) wrote the nonce; guarded by lock. */
+    private boolean wroteNonce;
+    /** Ids the generator had no room for: never claimed again by this lease. Guarded by lock. */
+    private final Set<Long> unusable = new HashSet<>();
     /** The id to claim again first after a loss: the last one this lease held. Guarded by lock. */
     private long ownId;
     /** The last two expiries handed to the guard, to build a copy with the same fence. Guarded by lock. */
@@ -310,7 +315,8 @@ public final class EtcdMachineIdLease extends GuardedLease {
                     protocol.namespace(), LeaseGuard.markText(cap), LeaseGuard.markText(cap));
         }
         long floor = EtcdLeaseProtocol.NONE;
-        if (row.expiryMillis() != EtcdLeaseProtocol.NONE && row.writerNonce() != nonce) {
+        boolean ownRecord = wroteNonce && row.writerNonce() != EtcdLeaseProtocol.NONE && row.writerNonce() == nonce;
+        if (row.expiryMillis() != EtcdLeaseProtocol.NONE && !ownRecord) {
             long own = guard().timings().fenceOffsetMillis();
             long offset = row.offsetMillis() == EtcdLeaseProtocol.NONE ? own : Math.min(own, row.offsetMillis());
             floor = row.expiryMillis() - offset - 1;
@@ -339,9 +345,11 @@ public final class EtcdMachineIdLease extends GuardedLease {
                     + " staying fenced", id, protocol.namespace(), e.getMessage());
             protocol.revokeQuietly(grant.leaseId());
             leaseId = NO_LEASE;
+            unusable.add(id);
             return false;
         }
         ownId = id;
+        wroteNonce = true; // the claim wrote it
         previousExpiry = EtcdLeaseProtocol.NONE;
         lastExpiry = expiryOf(grant);
         if (!clockAgrees(null)) {
@@ -486,7 +494,7 @@ public final class EtcdMachineIdLease extends GuardedLease {
         if (row == null && reclaimAnyId) {
             Set<Long> held = protocol.heldIds();
             for (long i = 0; i <= maxMachineId && row == null; i++) {
-                if (i != ownId && !held.contains(i)) {
+                if (i != ownId && !held.contains(i) && !unusable.contains(i)) {
                     row = protocol.claim(i, grant.leaseId(), claimNonce);
                     id = i;
                 }
@@ -511,10 +519,17 @@ public final class EtcdMachineIdLease extends GuardedLease {
     @Override
     public void afterRestore() {
         super.afterRestore();
-        executor().execute(() -> {
-            renewQuietly();
-            renewQuietly();
-        });
+        if (guard().isReleased()) {
+            return;
+        }
+        try {
+            executor().execute(() -> {
+                renewQuietly();
+                renewQuietly();
+            });
+        } catch (RejectedExecutionException e) {
+            LOG.debug("The lease under etcd {} was closed meanwhile; no renewal after the restore", protocol.namespace());
+        }
     }
 
     /** Tests: replaces what {@link LeaseGuard#checkIncarnation()} asks. */
@@ -540,6 +555,7 @@ public final class EtcdMachineIdLease extends GuardedLease {
             EtcdMachineIdLease c = new EtcdMachineIdLease(protocol, guard().timings(), clock, nanos, machineId(),
                     leaseId, maxMachineId, reclaimAnyId);
             c.nonce = nonce;
+            c.wroteNonce = wroteNonce;
             c.ownId = ownId;
             c.lastAck = lastAck;
             c.anchorWallMillis = anchorWallMillis;

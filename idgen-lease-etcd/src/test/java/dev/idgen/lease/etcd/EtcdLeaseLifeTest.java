@@ -163,6 +163,36 @@ class EtcdLeaseLifeTest {
         a.close();
     }
 
+    @Test
+    void anIdTheGeneratorHasNoRoomForIsGivenBackAndTheLeaseStaysFenced(TestInfo info) throws Exception {
+        String ns = namespace(info);
+        // one machine bit: the generator can stamp ids 0 and 1 only, while the lease may claim up to 3
+        SnowflakeLayout tiny = SnowflakeLayout.custom("tiny").epoch(Instant.parse("2025-01-01T00:00:00Z"))
+                .timestampBits(41).machine("worker", 1).sequenceBits(12).build();
+        EtcdMachineIdLease a = tight(ns).maxMachineId(3).acquire();
+        SnowflakeGenerator ga = SnowflakeGenerator.builder().layout(tiny).machineId(a).build();
+        List<Long> aIds = make(ga, 100);
+        EtcdMachineIdLease c = EtcdLeaseBackend.timings(EtcdMachineIdLease.builder(client)).namespace(ns)
+                .maxMachineId(3).acquire(); // id 1, kept alive in the background
+        assertEquals(1, c.machineId());
+        EtcdMachineIdLease b = claimWhenFree(() -> EtcdLeaseBackend.timings(EtcdMachineIdLease.builder(client))
+                .namespace(ns).maxMachineId(0)); // A's id 0, kept alive in the background
+        assertFalse(a.renewNow(), "id 2 is free but the generator cannot stamp it: " + a);
+        assertEquals(0, client.getKVClient().get(ByteSequence.from(ns + "/id/2", StandardCharsets.UTF_8)).get()
+                .getKvs().size(), "id 2 was given back");
+        assertThrows(MachineIdLostException.class, ga::nextLong);
+        assertFalse(a.renewNow(), "nothing it can use is free: " + a);
+        assertEquals(0, client.getKVClient().get(ByteSequence.from(ns + "/id/3", StandardCharsets.UTF_8)).get()
+                .getKvs().size(), "id 3 was given back");
+        b.close();
+        assertTrue(a.renewNow(), "its own id is free again: " + a);
+        assertEquals(0, a.machineId());
+        aIds.addAll(make(ga, 100));
+        assertStrictlyIncreasing(aIds);
+        c.close();
+        a.close();
+    }
+
     /** A manual clock, with the elapsed-time clock and the restore watch moving with it. */
     private static final class Image {
         final long[] now = {System.currentTimeMillis()};
