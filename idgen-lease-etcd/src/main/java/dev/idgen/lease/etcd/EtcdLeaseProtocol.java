@@ -226,11 +226,6 @@ final class EtcdLeaseProtocol {
      */
     Renewal renew(long id, long leaseId, long nonce, long nextNonce, long mark, long markCap, long offsetMillis,
             long expiryMillis) throws EtcdCallException {
-        return write(id, leaseId, nonce, nextNonce, mark, markCap, offsetMillis, expiryMillis);
-    }
-
-    private Renewal write(long id, long leaseId, long nonce, long nextNonce, long mark, long markCap,
-            long offsetMillis, long expiryMillis) throws EtcdCallException {
         ByteSequence idKey = idKey(id);
         ByteSequence markKey = markKey(id);
         String ours = idValue(nonce);
@@ -335,7 +330,7 @@ final class EtcdLeaseProtocol {
      */
     boolean release(long id, long leaseId, long nonce, long mark, long markCap, long offsetMillis)
             throws EtcdCallException {
-        Renewal r = write(id, leaseId, nonce, nonce, mark, markCap, offsetMillis, NONE);
+        Renewal r = renew(id, leaseId, nonce, nonce, mark, markCap, offsetMillis, NONE);
         if (r.outcome() != Outcome.COPY) {
             await(client.getLeaseClient().revoke(leaseId));
         }
