@@ -35,10 +35,13 @@ import java.util.function.LongSupplier;
  * (a slower one would fence a healthy holder anyway); a claim, which opens no fence by itself and
  * may be the client's first call (connecting), waits up to {@code claimTimeoutMillis}.
  *
- * <p>Keys under the namespace {@code ns}: {@code ns/id/<n>} holds the owner of id {@code n} and is
- * bound to that owner's etcd lease (it vanishes when the lease expires or is revoked);
- * {@code ns/mark/<n>} holds id {@code n}'s high-water mark in decimal Unix milliseconds, bound to no
- * lease, and is only ever raised (a compare on its mod revision).
+ * <p>Keys under the namespace {@code ns}: {@code ns/id/<n>} holds {@code "<nonce> <owner>"} of id
+ * {@code n}'s holder and is bound to that holder's etcd lease (it vanishes when the lease expires or
+ * is revoked); the nonce (random, 64 bits, hexadecimal) is rotated by every renewal where it is still
+ * the one this copy wrote, so of two copies of one process image only the first to renew keeps the
+ * id. {@code ns/mark/<n>} is id {@code n}'s record ({@link Row}: {@code "<mark> <offset> <expiry> <writer nonce>"},
+ * decimal milliseconds and the hexadecimal nonce the writer left in the id key, {@code -} for none), bound to no lease so that it outlives every holder;
+ * written only in the same transaction as a nonce rotation (or a release) that still finds our nonce.
  */
 final class EtcdLeaseProtocol {
 
@@ -134,22 +137,134 @@ final class EtcdLeaseProtocol {
     }
 
     /**
-     * Creates {@code ns/id/<id>} bound to {@code leaseId} if it does not exist (create revision 0),
-     * reading the mark in the same transaction.
+     * What {@code ns/mark/<id>} records about id {@code id} for its next holder; it is bound to no
+     * etcd lease, so it outlives every holder.
      *
-     * @return the mark (or {@code Long.MIN_VALUE} when none), or {@code null} when the key exists
+     * @param mark the high-water mark, Unix milliseconds, or {@link #NONE}
+     * @param offsetMillis the last writer's fence offset ({@code maxClockSkew + safetyMargin}), or
+     *     {@link #NONE} when written by a version that did not record it
+     * @param expiryMillis the equivalent expiry of the last writer's newest acknowledged keep-alive
+     *     ({@code sent + ttl - maxClockSkew}, in its own clock), or {@link #NONE} when its holder
+     *     released the id (its mark then covers every ID it returned)
+     * @param writerNonce the nonce the writer left in the id key with this write, so a holder can
+     *     tell its own record from another's; {@link #NONE} when unknown
      */
-    Long claim(long id, long leaseId) throws EtcdCallException {
+    record Row(long mark, long offsetMillis, long expiryMillis, long writerNonce) {
+        static final Row EMPTY = new Row(NONE, NONE, NONE, NONE);
+
+        String encode() {
+            return text(mark) + " " + text(offsetMillis) + " " + text(expiryMillis) + " "
+                    + (writerNonce == NONE ? "-" : Long.toHexString(writerNonce));
+        }
+
+        static Row decode(String s) {
+            String[] f = s.trim().split(" ");
+            if (f.length == 1) { // written before the record had more than the mark
+                return new Row(Long.parseLong(f[0]), NONE, NONE, NONE);
+            }
+            return new Row(number(f[0]), number(f[1]), number(f[2]),
+                    f[3].equals("-") ? NONE : Long.parseUnsignedLong(f[3], 16));
+        }
+
+        private static String text(long v) {
+            return v == NONE ? "-" : Long.toString(v);
+        }
+
+        private static long number(String s) {
+            return s.equals("-") ? NONE : Long.parseLong(s);
+        }
+    }
+
+    /** What a renewal found: the key still ours with our nonce, taken, or renewed by a copy of us. */
+    enum Outcome { OURS, TAKEN, COPY }
+
+    /**
+     * @param outcome what the renewal found
+     * @param recordedMark the mark now in the record (when {@link Outcome#OURS})
+     * @param detail what the key held instead (when not ours), for the log
+     */
+    record Renewal(Outcome outcome, long recordedMark, String detail) {
+    }
+
+    /** "none" for the numbers of a {@link Row}. */
+    static final long NONE = Long.MIN_VALUE;
+
+    /**
+     * The id key's value: the nonce first, in hexadecimal, then the owner (which may hold spaces).
+     */
+    String idValue(long nonce) {
+        return Long.toHexString(nonce) + " " + owner;
+    }
+
+    /**
+     * Creates {@code ns/id/<id>} bound to {@code leaseId} if it does not exist (create revision 0),
+     * with a fresh nonce, reading the id's record in the same transaction.
+     *
+     * @return the record (possibly {@link Row#EMPTY}), or {@code null} when the key exists
+     */
+    Row claim(long id, long leaseId, long nonce) throws EtcdCallException {
         ByteSequence key = idKey(id);
         TxnResponse r = await(client.getKVClient().txn()
                 .If(new Cmp(key, Cmp.Op.EQUAL, CmpTarget.createRevision(0)))
-                .Then(Op.put(key, bytes(owner), PutOption.builder().withLeaseId(leaseId).build()),
+                .Then(Op.put(key, bytes(idValue(nonce)), PutOption.builder().withLeaseId(leaseId).build()),
                         Op.get(markKey(id), GetOption.DEFAULT))
                 .commit(), claimTimeoutMillis);
         if (!r.isSucceeded()) {
             return null;
         }
-        return markOf(r.getGetResponses().get(0).getKvs());
+        return rowOf(r.getGetResponses().get(0).getKvs());
+    }
+
+    /**
+     * One renewal's write, after its keep-alive was acknowledged: in one transaction, rotates the id
+     * key's nonce from {@code nonce} to {@code nextNonce} (a compare on the key's whole value, so it
+     * applies only where the key still holds our owner and the nonce this copy wrote last) and writes
+     * the record: the mark {@code min(max(recorded, mark), markCap)}, our fence offset and
+     * {@code expiryMillis} (a compare on the record's mod revision, so no concurrent write is lost).
+     * A failed compare is read back and told apart: another owner or etcd lease (or no key): taken;
+     * our owner and etcd lease with another nonce: a copy of this process renewed first.
+     */
+    Renewal renew(long id, long leaseId, long nonce, long nextNonce, long mark, long markCap, long offsetMillis,
+            long expiryMillis) throws EtcdCallException {
+        ByteSequence idKey = idKey(id);
+        ByteSequence markKey = markKey(id);
+        String ours = idValue(nonce);
+        for (int attempt = 0; ; attempt++) {
+            TxnResponse read = await(client.getKVClient().txn()
+                    .Then(Op.get(idKey, GetOption.DEFAULT), Op.get(markKey, GetOption.DEFAULT)).commit());
+            List<KeyValue> idKv = read.getGetResponses().get(0).getKvs();
+            if (idKv.isEmpty()) {
+                return new Renewal(Outcome.TAKEN, NONE, "no key (expired, revoked or deleted)");
+            }
+            KeyValue held = idKv.get(0);
+            String value = held.getValue().toString(StandardCharsets.UTF_8);
+            if (!value.equals(ours)) {
+                int space = value.indexOf(' ');
+                String heldOwner = space < 0 ? value : value.substring(space + 1);
+                boolean copy = held.getLease() == leaseId && heldOwner.equals(owner);
+                return new Renewal(copy ? Outcome.COPY : Outcome.TAKEN, NONE,
+                        "\"" + value + "\" under etcd lease " + Long.toHexString(held.getLease()));
+            }
+            List<KeyValue> markKv = read.getGetResponses().get(1).getKvs();
+            Row stored = rowOf(markKv);
+            // the mark only rises, except past the cap: a mark beyond any clock's reach heals here
+            long newMark = Math.min(Math.max(stored.mark(), mark), markCap);
+            Row row = new Row(newMark, offsetMillis, expiryMillis, nextNonce);
+            long rev = markKv.isEmpty() ? 0 : markKv.get(0).getModRevision();
+            TxnResponse w = await(client.getKVClient().txn()
+                    .If(new Cmp(idKey, Cmp.Op.EQUAL, CmpTarget.value(bytes(ours))),
+                            new Cmp(markKey, Cmp.Op.EQUAL, CmpTarget.modRevision(rev)))
+                    .Then(Op.put(idKey, bytes(idValue(nextNonce)), PutOption.builder().withLeaseId(leaseId).build()),
+                            Op.put(markKey, bytes(row.encode()), PutOption.DEFAULT))
+                    .commit());
+            if (w.isSucceeded()) {
+                return new Renewal(Outcome.OURS, newMark, "");
+            }
+            if (attempt >= 10) {
+                throw new EtcdCallException("the keys of machine id " + id + " under " + namespace
+                        + " kept changing under us");
+            }
+        }
     }
 
     /**
@@ -205,45 +320,26 @@ final class EtcdLeaseProtocol {
     }
 
     /**
-     * Raises {@code ns/mark/<id>} to {@code mark} unless it is higher already (compare and swap on
-     * its mod revision, retried), and checks that {@code ns/id/<id>} is still bound to
-     * {@code leaseId}.
+     * Gives the id back: where the id key still holds our nonce, records the final mark (capped as a
+     * renewal's), our offset and no expiry (the mark covers every ID returned, since the fence shut
+     * before it was read), then revokes the etcd lease, which deletes the id key. Where a copy of
+     * this process holds the key under the same etcd lease (it renewed first), records nothing and
+     * leaves the etcd lease to that copy.
      *
-     * @return the mark now recorded, or {@code null} when the id key is no longer ours
+     * @return false if the id key was no longer ours (nothing recorded)
      */
-    Long recordMark(long id, long leaseId, long mark) throws EtcdCallException {
-        ByteSequence markKey = markKey(id);
-        for (int attempt = 0; ; attempt++) {
-            TxnResponse read = await(client.getKVClient().txn()
-                    .Then(Op.get(idKey(id), GetOption.DEFAULT), Op.get(markKey, GetOption.DEFAULT)).commit());
-            List<KeyValue> idKv = read.getGetResponses().get(0).getKvs();
-            if (idKv.isEmpty() || idKv.get(0).getLease() != leaseId) {
-                return null;
-            }
-            List<KeyValue> markKv = read.getGetResponses().get(1).getKvs();
-            long stored = markOf(markKv);
-            if (mark <= stored) {
-                return stored;
-            }
-            long rev = markKv.isEmpty() ? 0 : markKv.get(0).getModRevision();
-            // never lowered: the put applies only if nobody wrote the mark since we read it
-            TxnResponse w = await(client.getKVClient().txn()
-                    .If(new Cmp(markKey, Cmp.Op.EQUAL, CmpTarget.modRevision(rev)))
-                    .Then(Op.put(markKey, bytes(Long.toString(mark)), PutOption.DEFAULT)).commit());
-            if (w.isSucceeded()) {
-                return mark;
-            }
-            if (attempt >= 10) {
-                throw new EtcdCallException("the mark key " + markKey + " kept changing under us");
-            }
+    boolean release(long id, long leaseId, long nonce, long mark, long markCap, long offsetMillis)
+            throws EtcdCallException {
+        Renewal r = renew(id, leaseId, nonce, nonce, mark, markCap, offsetMillis, NONE);
+        if (r.outcome() != Outcome.COPY) {
+            await(client.getLeaseClient().revoke(leaseId));
         }
+        return r.outcome() == Outcome.OURS;
     }
 
-    /** Raises the mark regardless of who holds the id (on release); false if the id was not ours. */
-    boolean release(long id, long leaseId, long mark) throws EtcdCallException {
-        Long recorded = recordMark(id, leaseId, mark);
-        await(client.getLeaseClient().revoke(leaseId));
-        return recorded != null;
+    /** Reads id {@code id}'s record (tests and tools). */
+    Row row(long id) throws EtcdCallException {
+        return rowOf(await(client.getKVClient().get(markKey(id))).getKvs());
     }
 
     /** Revokes a lease quietly (a claim that lost its race). */
@@ -255,11 +351,11 @@ final class EtcdLeaseProtocol {
         }
     }
 
-    private static long markOf(List<KeyValue> kvs) {
+    private static Row rowOf(List<KeyValue> kvs) {
         if (kvs.isEmpty()) {
-            return Long.MIN_VALUE;
+            return Row.EMPTY;
         }
-        return Long.parseLong(kvs.get(0).getValue().toString(StandardCharsets.UTF_8));
+        return Row.decode(kvs.get(0).getValue().toString(StandardCharsets.UTF_8));
     }
 
     private <T> T await(CompletableFuture<T> f) throws EtcdCallException {

@@ -3,18 +3,24 @@ package dev.idgen.lease.etcd;
 import dev.idgen.lease.etcd.EtcdLeaseProtocol.Ack;
 import dev.idgen.lease.etcd.EtcdLeaseProtocol.Countdown;
 import dev.idgen.lease.etcd.EtcdLeaseProtocol.EtcdCallException;
+import dev.idgen.lease.etcd.EtcdLeaseProtocol.Renewal;
+import dev.idgen.lease.etcd.EtcdLeaseProtocol.Row;
 import dev.idgen.machine.MachineIdLeaseException;
 import dev.idgen.machine.spi.GuardedLease;
+import dev.idgen.machine.spi.IncarnationWatch;
 import dev.idgen.machine.spi.LeaseGuard;
 import dev.idgen.machine.spi.LeaseSettings;
 import dev.idgen.machine.spi.LeaseTimings;
 import dev.idgen.machine.spi.MachineIdUser;
 import io.etcd.jetcd.Client;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.HashSet;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongConsumer;
@@ -51,9 +57,18 @@ import org.slf4j.LoggerFactory;
  * holds with no thread running. A leader change only extends leases. See
  * {@code docs/lease-etcd.md}.
  *
- * <p><b>High-water mark.</b> Each renewal and the release raise {@code <namespace>/mark/<n>} to the
- * generator's {@link MachineIdUser#highWaterMark()} (a compare on the key's mod revision, so it is
- * never lowered); a new holder reads it in its claim transaction and its generator starts above it.
+ * <p><b>The id's record.</b> Each renewal and the release write {@code <namespace>/mark/<n>}, bound
+ * to no etcd lease: the generator's {@link MachineIdUser#highWaterMark()} (raised, never lowered,
+ * except capped at the local clock plus twice the skew bound), the writer's fence offset and the
+ * expiry of its newest keep-alive. A new holder reads it in its claim transaction and its generator
+ * starts above the mark and at or above the old holder's fence rebuilt from the record (with the
+ * smaller of the two offsets).
+ *
+ * <p><b>Copies and recovery.</b> The id key holds a random nonce, rotated by every renewal in a
+ * transaction that compares the key's value: of two copies of one process image (a restored
+ * snapshot) the second to renew finds another nonce and claims as a new holder. A lease whose id
+ * was taken claims its own id again if free, else (by default) the lowest free id, and moves its
+ * generator to it ({@link Builder#reclaimAnyId(boolean)}). See {@code docs/lease-etcd.md}.
  *
  * <p><b>Clock skew.</b> etcd shows no wall clock (its answers carry a revision and a raft term, its
  * lease countdown is the leader's elapsed time in whole seconds), so no holder can compare its clock
@@ -74,6 +89,9 @@ import org.slf4j.LoggerFactory;
 public final class EtcdMachineIdLease extends GuardedLease {
 
     private static final Logger LOG = LoggerFactory.getLogger(EtcdMachineIdLease.class);
+    /** No etcd lease: the last one is gone, or shared with a copy of this process that kept the id. */
+    private static final long NO_LEASE = 0;
+    private static final SecureRandom NONCES = new SecureRandom();
 
     private final EtcdLeaseProtocol protocol;
     private final InstantSource clock;
@@ -91,15 +109,34 @@ public final class EtcdMachineIdLease extends GuardedLease {
     private Ack lastAck;
     /** The wall clock's step since the claim, as last measured; for {@link #clockSkew()}. */
     private volatile long stepMillis;
+    /**
+     * The nonce this copy wrote last into the id key; a renewal rotates it only where the key still
+     * holds it, so a copy of this process that renews second finds another. Guarded by lock.
+     */
+    private long nonce;
+    /** Whether this lease (or the image it was copied from) wrote the nonce; guarded by lock. */
+    private boolean wroteNonce;
+    /** Ids the generator had no room for: never claimed again by this lease. Guarded by lock. */
+    private final Set<Long> unusable = new HashSet<>();
+    /** The id to claim again first after a loss: the last one this lease held. Guarded by lock. */
+    private long ownId;
+    /** The last two expiries handed to the guard, to build a copy with the same fence. Guarded by lock. */
+    private long previousExpiry = EtcdLeaseProtocol.NONE;
+    private long lastExpiry = EtcdLeaseProtocol.NONE;
+    private final long maxMachineId;
+    private final boolean reclaimAnyId;
     private ScheduledExecutorService renewer;
 
     private EtcdMachineIdLease(EtcdLeaseProtocol protocol, LeaseTimings timings, InstantSource clock, LongSupplier nanos,
-            long machineId, long leaseId) {
-        super(machineId, new LeaseGuard("machine id " + machineId + " under etcd " + protocol.namespace(), timings, clock));
+            long machineId, long leaseId, long maxMachineId, boolean reclaimAnyId) {
+        super(machineId, LeaseGuard.named("under etcd " + protocol.namespace(), timings, clock));
         this.protocol = protocol;
         this.clock = clock;
         this.nanos = nanos;
         this.leaseId = leaseId;
+        this.ownId = machineId;
+        this.maxMachineId = maxMachineId;
+        this.reclaimAnyId = reclaimAnyId;
     }
 
     /**
@@ -136,8 +173,11 @@ public final class EtcdMachineIdLease extends GuardedLease {
     }
 
     /**
-     * Renews now, off schedule: keeps the etcd lease alive once and records the generator's mark. A
-     * lease whose etcd lease expired claims the same id again if it is still free.
+     * Renews now, off schedule: looks for signs of a restored copy of this process
+     * ({@link LeaseGuard#checkIncarnation()}), keeps the etcd lease alive once, rotates the id key's
+     * nonce and records the generator's mark. A lease whose id is no longer its own (its etcd lease
+     * expired and another holder took the id, or a copy of this process renewed first) claims its
+     * own id again if free, else (with {@link Builder#reclaimAnyId(boolean)}) the lowest free id.
      *
      * @return whether the lease is held afterwards
      */
@@ -146,15 +186,22 @@ public final class EtcdMachineIdLease extends GuardedLease {
             if (guard().isReleased()) {
                 return false;
             }
+            guard().checkIncarnation();
             try {
+                if (leaseId == NO_LEASE) {
+                    return recover();
+                }
                 Countdown countdown = countdown(); // before the keep-alive restarts it
                 Ack ack = protocol.keepAlive(leaseId);
                 if (ack.ttlSeconds() <= 0) {
                     guard().lost("the etcd lease " + Long.toHexString(leaseId) + " of machine id " + machineId()
                             + " expired on the server");
-                    return reclaim();
+                    leaseId = NO_LEASE;
+                    return recover();
                 }
-                confirm(ack, countdown);
+                if (!confirm(ack, countdown)) {
+                    return recover();
+                }
             } catch (EtcdCallException e) {
                 LOG.warn("Keeping machine id {} under etcd {} alive failed (the fence stays where the last"
                         + " acknowledgements put it): {}", machineId(), protocol.namespace(), e.getMessage());
@@ -191,12 +238,26 @@ public final class EtcdMachineIdLease extends GuardedLease {
             }
             mark = guard().release(); // fence first, then read the mark: nothing slips between
         }
-        if (renewer != null) {
-            renewer.shutdownNow();
+        synchronized (this) {
+            if (renewer != null) {
+                renewer.shutdownNow();
+            }
+        }
+        long id;
+        long lease;
+        long lastNonce;
+        synchronized (lock) { // waits for a renewal under way; none starts after release()
+            id = machineId();
+            lease = leaseId;
+            lastNonce = nonce;
+        }
+        if (lease == NO_LEASE) {
+            LOG.info("Released the lease under etcd {}; it held no id", protocol.namespace());
+            return;
         }
         try {
-            boolean ours = protocol.release(machineId(), leaseId, mark);
-            LOG.info("Released machine id {} under etcd {} (high-water mark {}{})", machineId(), protocol.namespace(),
+            boolean ours = protocol.release(id, lease, lastNonce, mark, markCap(), guard().timings().fenceOffsetMillis());
+            LOG.info("Released machine id {} under etcd {} (high-water mark {}{})", id, protocol.namespace(),
                     mark, ours ? "" : "; the key was no longer ours");
         } catch (EtcdCallException e) {
             LOG.warn("Releasing machine id {} under etcd {} failed; it frees itself when the etcd lease expires: {}",
@@ -223,47 +284,129 @@ public final class EtcdMachineIdLease extends GuardedLease {
     }
 
     /**
-     * A fresh claim: keep its expiry and mark, keep it alive once to open the fence; once more when
-     * the grant was sent so long ago (a claim that lost races on lower ids, a cold connection) that
-     * the fence from it has passed already.
+     * The latest real time it can be now, as far as this lease can bound it: etcd keeps no clock, so
+     * the "coordinator time" a mark is capped by is the local clock plus the skew bound (B1 in
+     * {@code docs/lease-etcd.md}). A mark is capped one more skew bound above it,
+     * {@code local + 2 x maxClockSkew}: under B1 no holder's clock, and so no tick it stamped by now,
+     * is beyond {@code real now + maxClockSkew}.
      */
-    private boolean takeClaim(Ack grant, long mark) throws EtcdCallException {
+    private long markCap() {
+        long skew = guard().timings().maxClockSkew().toMillis();
+        long now = clock.millis();
+        return now > Long.MAX_VALUE - 2 * skew ? Long.MAX_VALUE : now + 2 * skew;
+    }
+
+    /**
+     * Where a claim of an id with record {@code row} starts: above the recorded mark, capped by
+     * {@link #markCap()} (a mark a day ahead, from a holder whose clock was, heals), and never below
+     * {@code E_row - min(own offset, recorded offset) - 1}: the last holder's fence as it could have
+     * computed it from its last keep-alive, with the smaller of the two offsets, so a claimer with a
+     * larger skew bound (whose clock may trail further) still starts at or above that fence. The
+     * floor is not capped: an expiry far ahead comes only from a holder whose clock was that far
+     * ahead, and so were its IDs. It is skipped when this lease wrote the record last (its nonce
+     * matches): the generator it moves already starts past every tick it took.
+     */
+    private long startMark(Row row, long id) {
+        long cap = markCap();
+        long mark = Math.min(row.mark(), cap);
+        if (row.mark() > cap) {
+            LOG.warn("The recorded high-water mark {} of machine id {} under etcd {} is beyond this clock plus twice"
+                    + " the skew bound ({}); starting above {} instead", LeaseGuard.markText(row.mark()), id,
+                    protocol.namespace(), LeaseGuard.markText(cap), LeaseGuard.markText(cap));
+        }
+        long floor = EtcdLeaseProtocol.NONE;
+        boolean ownRecord = wroteNonce && row.writerNonce() != EtcdLeaseProtocol.NONE && row.writerNonce() == nonce;
+        if (row.expiryMillis() != EtcdLeaseProtocol.NONE && !ownRecord) {
+            long own = guard().timings().fenceOffsetMillis();
+            long offset = row.offsetMillis() == EtcdLeaseProtocol.NONE ? own : Math.min(own, row.offsetMillis());
+            floor = row.expiryMillis() - offset - 1;
+        }
+        return Math.max(mark, floor);
+    }
+
+    /**
+     * A fresh claim of {@code id} under {@code grant} with {@code claimNonce} written: move the
+     * guard (and the generator) to it, starting above the record's mark, then keep it alive to
+     * open the fence; once more when the grant was sent so long ago (a claim that lost races on
+     * lower ids, a cold connection) that the fence from it has passed already. Caller holds the
+     * lock (or owns the lease alone, in {@link Builder#acquire()}).
+     */
+    private boolean takeClaim(Ack grant, long id, long claimNonce, Row row) throws EtcdCallException {
+        long start = startMark(row, id); // compares the record's writer with the nonce we wrote last
         leaseId = grant.leaseId();
+        nonce = claimNonce;
         lastAck = grant;
         anchorNanos = nanos.getAsLong(); // a new claim: its clock is the reference from now on
         anchorWallMillis = clock.millis();
+        try {
+            guard().claimed(id, expiryOf(grant), start);
+        } catch (IllegalArgumentException e) {
+            LOG.error("Claimed machine id {} under etcd {}, but the generator cannot use it ({}); giving it back and"
+                    + " staying fenced", id, protocol.namespace(), e.getMessage());
+            protocol.revokeQuietly(grant.leaseId());
+            leaseId = NO_LEASE;
+            unusable.add(id);
+            return false;
+        }
+        ownId = id;
+        wroteNonce = true; // the claim wrote it
+        previousExpiry = EtcdLeaseProtocol.NONE;
+        lastExpiry = expiryOf(grant);
         if (!clockAgrees(null)) {
             return false;
         }
-        guard().claimed(expiryOf(grant), mark);
         for (int i = 0; i < 2 && !guard().isHeld(); i++) {
             Ack ack = protocol.keepAlive(leaseId);
             if (ack.ttlSeconds() <= 0) {
                 guard().lost("the etcd lease expired right after the claim");
+                leaseId = NO_LEASE;
                 return false;
             }
-            confirm(ack, null);
+            if (!confirm(ack, null)) {
+                return false;
+            }
         }
         return guard().isHeld();
     }
 
     /**
-     * A keep-alive was acknowledged: record the mark (checking the key is ours), measure the clocks,
-     * then move the fence.
+     * A keep-alive was acknowledged: rotate the nonce and write the record (checking the key is
+     * still this copy's), measure the clocks, then move the fence.
      *
      * @param countdown etcd's countdown read just before this keep-alive, or {@code null}
+     * @return false when the id is no longer this copy's (the guard is fenced and the etcd lease
+     *     forgotten): the caller claims as a new holder
      */
-    private void confirm(Ack ack, Countdown countdown) throws EtcdCallException {
-        Long recorded = protocol.recordMark(machineId(), leaseId, guard().markToRecord());
-        if (recorded == null) {
-            guard().lost("the key of machine id " + machineId() + " is no longer bound to our etcd lease");
-            return;
+    private boolean confirm(Ack ack, Countdown countdown) throws EtcdCallException {
+        long next = NONCES.nextLong();
+        long expiry = expiryOf(ack);
+        Renewal r = protocol.renew(machineId(), leaseId, nonce, next, guard().markToRecord(), markCap(),
+                guard().timings().fenceOffsetMillis(), expiry);
+        switch (r.outcome()) {
+            case TAKEN -> {
+                guard().lost("the key of machine id " + machineId() + " is no longer ours: it holds " + r.detail());
+                protocol.revokeQuietly(leaseId); // binds nothing of ours any more
+                leaseId = NO_LEASE;
+                return false;
+            }
+            case COPY -> {
+                guard().lost("another copy of this process renewed machine id " + machineId() + " first (the key holds "
+                        + r.detail() + ", not our nonce " + Long.toHexString(nonce) + ")");
+                leaseId = NO_LEASE; // the other copy holds it: neither keep it alive nor revoke it
+                return false;
+            }
+            default -> {
+                nonce = next;
+            }
         }
         boolean agree = clockAgrees(countdown);
         lastAck = ack; // etcd's countdown restarted with this keep-alive, whatever the clocks said
         if (agree) {
-            guard().acknowledged(expiryOf(ack), recorded);
+            previousExpiry = lastExpiry;
+            lastExpiry = expiry;
+            guard().acknowledged(expiry, r.recordedMark());
         }
+        return true;
     }
 
     /**
@@ -334,28 +477,114 @@ public final class EtcdMachineIdLease extends GuardedLease {
         return leaderCountedAbove - localAtMost - marginMillis;
     }
 
-    /** Our etcd lease is gone: claim the same id again under a new one if nobody took it. */
-    private boolean reclaim() throws EtcdCallException {
+    /**
+     * The id is no longer ours (our etcd lease is gone, or the key holds another holder or another
+     * copy's nonce): claim, as a new holder under a new etcd lease, our own id again if it is free,
+     * else, with {@link Builder#reclaimAnyId(boolean)}, the lowest free id; each claim starts above
+     * that id's record ({@link #startMark}). Nothing free: stay fenced and try again on the next
+     * renewal. Caller holds the lock.
+     *
+     * @return whether the lease is held afterwards
+     */
+    private boolean recover() throws EtcdCallException {
         Ack grant = protocol.grant();
-        Long mark = protocol.claim(machineId(), grant.leaseId());
-        if (mark == null) {
+        long claimNonce = NONCES.nextLong();
+        long id = ownId;
+        Row row = protocol.claim(id, grant.leaseId(), claimNonce);
+        if (row == null && reclaimAnyId) {
+            Set<Long> held = protocol.heldIds();
+            for (long i = 0; i <= maxMachineId && row == null; i++) {
+                if (i != ownId && !held.contains(i) && !unusable.contains(i)) {
+                    row = protocol.claim(i, grant.leaseId(), claimNonce);
+                    id = i;
+                }
+            }
+        }
+        if (row == null) {
             protocol.revokeQuietly(grant.leaseId());
+            LOG.debug("No machine id free to claim again under etcd {} ({}); staying fenced", protocol.namespace(),
+                    reclaimAnyId ? "0.." + maxMachineId : "only " + ownId);
             return false;
         }
-        LOG.info("Claimed machine id {} under etcd {} again (etcd lease {}, high-water mark {})", machineId(),
-                protocol.namespace(), Long.toHexString(grant.leaseId()), mark);
-        return takeClaim(grant, mark);
+        LOG.info("Claimed machine id {} under etcd {} as a new holder (it held {}; etcd lease {}, record {})", id,
+                protocol.namespace(), ownId, Long.toHexString(grant.leaseId()), row.encode());
+        return takeClaim(grant, id, claimNonce, row);
+    }
+
+    /**
+     * Tells the lease this process was restored or copied: the fence shuts, and the lease renews
+     * twice at once on its own executor (not the caller's thread), so the copy that still holds
+     * the id (its nonce rotation succeeds) opens again quickly and the other claims another id.
+     */
+    @Override
+    public void afterRestore() {
+        super.afterRestore();
+        if (guard().isReleased()) {
+            return;
+        }
+        try {
+            executor().execute(() -> {
+                renewQuietly();
+                renewQuietly();
+            });
+        } catch (RejectedExecutionException e) {
+            LOG.debug("The lease under etcd {} was closed meanwhile; no renewal after the restore", protocol.namespace());
+        }
+    }
+
+    /** Tests: replaces what {@link LeaseGuard#checkIncarnation()} asks. */
+    void watchIncarnation(IncarnationWatch watch) {
+        guard().watchIncarnation(watch);
+    }
+
+    /** Tests and tools: reads the id's record ({@code <namespace>/mark/<id>}). */
+    Row record(long id) throws EtcdCallException {
+        return protocol.row(id);
+    }
+
+    /**
+     * Tests: a copy of this lease as a restored snapshot of this process would hold it: the same
+     * owner, etcd lease, nonce, expiries (so the same fence) and mark (the generator's high-water
+     * mark now), renewing by hand. Attach a generator of its own to it.
+     */
+    EtcdMachineIdLease copyOfImage() {
+        synchronized (lock) {
+            if (previousExpiry == EtcdLeaseProtocol.NONE) {
+                throw new IllegalStateException("copy a lease only while it is held: " + this);
+            }
+            EtcdMachineIdLease c = new EtcdMachineIdLease(protocol, guard().timings(), clock, nanos, machineId(),
+                    leaseId, maxMachineId, reclaimAnyId);
+            c.nonce = nonce;
+            c.wroteNonce = wroteNonce;
+            c.ownId = ownId;
+            c.lastAck = lastAck;
+            c.anchorWallMillis = anchorWallMillis;
+            c.anchorNanos = anchorNanos;
+            c.previousExpiry = previousExpiry;
+            c.lastExpiry = lastExpiry;
+            long mark = guard().markToRecord();
+            c.guard().claimed(machineId(), previousExpiry, mark);
+            c.guard().acknowledged(lastExpiry, mark);
+            return c;
+        }
+    }
+
+    /** The lease's own executor: the background renewals, and the renewals after a restore. */
+    private synchronized ScheduledExecutorService executor() {
+        if (renewer == null) {
+            String name = "idgen-lease-etcd-" + machineId() + "-renew"; // the id at the start
+            renewer = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, name);
+                t.setDaemon(true);
+                return t;
+            });
+        }
+        return renewer;
     }
 
     private void startBackground(Duration renewEvery) {
-        String name = "idgen-lease-etcd-" + machineId() + "-renew";
-        renewer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, name);
-            t.setDaemon(true);
-            return t;
-        });
         long every = renewEvery.toNanos();
-        renewer.scheduleWithFixedDelay(this::renewQuietly, every, every, TimeUnit.NANOSECONDS);
+        executor().scheduleWithFixedDelay(this::renewQuietly, every, every, TimeUnit.NANOSECONDS);
     }
 
     private void renewQuietly() {
@@ -478,6 +707,18 @@ public final class EtcdMachineIdLease extends GuardedLease {
         }
 
         /**
+         * @param anyId whether a lease whose id was taken (its etcd lease expired and another holder
+         *     claimed the id, or a copy of this process renewed first) claims the lowest free id when
+         *     its own is not free; default {@code true}. {@code false}: it waits, fenced, for its own
+         *     id.
+         * @return this builder
+         */
+        public Builder reclaimAnyId(boolean anyId) {
+            settings.reclaimAnyId(anyId);
+            return this;
+        }
+
+        /**
          * Whether the lease keeps itself alive on a thread of its own. Without it the caller renews
          * ({@link EtcdMachineIdLease#renewNow()}); for tests. The fence never needs a thread.
          *
@@ -522,7 +763,8 @@ public final class EtcdMachineIdLease extends GuardedLease {
                     Math.max(callTimeoutMillis(timings), timings.ttl().toMillis()), settings.clock(), nanos);
             Ack grant;
             long id = -1;
-            Long mark = null;
+            Row mark = null;
+            long claimNonce = NONCES.nextLong();
             try {
                 grant = protocol.grant();
                 afterGrant.accept(grant.leaseId());
@@ -533,7 +775,7 @@ public final class EtcdMachineIdLease extends GuardedLease {
                         continue;
                     }
                     try {
-                        mark = protocol.claim(i, grant.leaseId()); // null: another claimer was faster
+                        mark = protocol.claim(i, grant.leaseId(), claimNonce); // null: another claimer was faster
                         id = i;
                     } catch (EtcdCallException e) {
                         // Our grant ran out while we lost races on lower ids (a large fleet claiming at
@@ -558,10 +800,13 @@ public final class EtcdMachineIdLease extends GuardedLease {
                 throw new MachineIdLeaseException("Could not claim a machine id under etcd " + namespace + ": "
                         + e.getMessage(), e);
             }
-            EtcdMachineIdLease lease = new EtcdMachineIdLease(protocol, timings, settings.clock(), nanos, id, grant.leaseId());
+            EtcdMachineIdLease lease = new EtcdMachineIdLease(protocol, timings, settings.clock(), nanos, id,
+                    grant.leaseId(), maxMachineId, settings.reclaimAnyId());
             boolean held;
             try {
-                held = lease.takeClaim(grant, mark);
+                synchronized (lease.lock) {
+                    held = lease.takeClaim(grant, id, claimNonce, mark);
+                }
             } catch (EtcdCallException e) {
                 lease.close();
                 throw new MachineIdLeaseException("Claimed machine id " + id + " under etcd " + namespace
