@@ -30,13 +30,15 @@ final class EtcdLeases {
         }
     }
 
-    static MachineIdLease acquire(IdgenProperties.Etcd p, SnowflakeLayout layout, Client client) {
+    static MachineIdLease acquire(IdgenProperties.Etcd p, SnowflakeLayout layout, Client client,
+            boolean reclaimAnyId) {
         if (client == null) {
             throw new IdgenConfigurationException("idgen.machine-id.source=etcd needs " + ENDPOINTS
                     + " (http://host:2379,...) or a jetcd Client bean");
         }
         try {
             EtcdMachineIdLease.Builder b = EtcdMachineIdLease.builder(client).namespace(p.getNamespace())
+                    .reclaimAnyId(reclaimAnyId)
                     .maxMachineId(layout.maxMachineId());
             p.timings(b::ttl, b::renewEvery);
             return b.acquire(); // closed (released) by Spring at shutdown, before the client it uses

@@ -127,7 +127,8 @@ public class IdgenLeaseAutoConfiguration {
         MachineIdLease idgenMachineIdLease(IdgenProperties properties, SnowflakeLayout layout,
                 ObjectProvider<io.etcd.jetcd.Client> client) {
             // made while the lease is made, the client is destroyed after it (singletons go in reverse order)
-            return EtcdLeases.acquire(properties.getMachineId().getEtcd(), layout, client.getIfUnique());
+            return EtcdLeases.acquire(properties.getMachineId().getEtcd(), layout, client.getIfUnique(),
+                    properties.getMachineId().isReclaimAnyId());
         }
     }
 }
