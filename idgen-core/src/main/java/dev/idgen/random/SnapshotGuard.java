@@ -1,5 +1,6 @@
 package dev.idgen.random;
 
+import dev.idgen.restore.CracHook;
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -60,7 +61,7 @@ final class SnapshotGuard {
         static final SnapshotGuard GUARD =
                 new SnapshotGuard(System::currentTimeMillis, System::nanoTime, processIdSource());
         /** CRaC holds resources weakly: this reference keeps ours for the life of the JVM. */
-        static final Object CRAC_RESOURCE = CracHook.register(GUARD::signal);
+        static final Object CRAC_RESOURCE = CracHook.register("RandomSource re-key", GUARD::signal, GUARD::signal);
 
         private Jvm() {
         }

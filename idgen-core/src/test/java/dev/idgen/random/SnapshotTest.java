@@ -9,6 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.idgen.restore.CracHook;
+
 import java.io.ByteArrayOutputStream;
 import java.io.NotSerializableException;
 import java.io.ObjectOutputStream;
@@ -112,7 +114,7 @@ class SnapshotTest {
         Process[] twins = snapshot(1);
         int registered = dev.idgen.random.cracfake.Core.registered().size();
         for (Process p : twins) {
-            Object resource = CracHook.register(List.of(FAKE_CRAC), p.guard::signal);
+            Object resource = CracHook.register(List.of(FAKE_CRAC), "test", p.guard::signal, p.guard::signal);
             assertInstanceOf(dev.idgen.random.cracfake.Resource.class, resource);
         }
         assertEquals(registered + 2, dev.idgen.random.cracfake.Core.registered().size());
@@ -129,7 +131,7 @@ class SnapshotTest {
         FixedClocks clocks = new FixedClocks();
         SnapshotGuard guard = clocks.guard();
         int registered = dev.idgen.random.cracfake.Core.registered().size();
-        Object resource = CracHook.register(List.of("org.crac"), guard::signal);
+        Object resource = CracHook.register(List.of("org.crac"), "test", guard::signal, guard::signal);
         assertInstanceOf(org.crac.Resource.class, resource);
         assertEquals(registered + 1, dev.idgen.random.cracfake.Core.registered().size(),
                 "org.crac registered a wrapper of ours with the JDK-side API it found");
@@ -153,7 +155,7 @@ class SnapshotTest {
 
     @Test
     void withNoCracApiNothingIsRegistered() {
-        assertNull(CracHook.register(List.of("dev.idgen.random.nosuchcrac"), () -> { }));
+        assertNull(CracHook.register(List.of("dev.idgen.random.nosuchcrac"), "test", () -> { }, () -> { }));
     }
 
     @Test

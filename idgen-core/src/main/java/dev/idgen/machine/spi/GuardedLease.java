@@ -1,6 +1,7 @@
 package dev.idgen.machine.spi;
 
 import java.time.Instant;
+import dev.idgen.restore.CracHook;
 import java.util.Objects;
 
 /**
@@ -13,6 +14,8 @@ import java.util.Objects;
 public abstract class GuardedLease implements FencingLease, AutoCloseable {
 
     private final LeaseGuard guard;
+    /** The CRaC resource (held weakly by CRaC, so kept here), or null without a CRaC API. */
+    private final Object restoreHook;
 
     /**
      * @param machineId the id of the lease's first claim; a claim made again after a fence may hold
@@ -22,6 +25,7 @@ public abstract class GuardedLease implements FencingLease, AutoCloseable {
     protected GuardedLease(long machineId, LeaseGuard guard) {
         this.guard = Objects.requireNonNull(guard, "guard");
         guard.initialMachineId(machineId);
+        this.restoreHook = CracHook.register("machine-id lease fence", this::beforeCheckpoint, this::afterRestore);
     }
 
     /** {@return the guard that keeps this lease's fence, mark, skew and state} */
@@ -89,6 +93,16 @@ public abstract class GuardedLease implements FencingLease, AutoCloseable {
      */
     public void afterRestore() {
         guard.restored("afterRestore() was called");
+    }
+
+    /**
+     * A checkpoint is about to be taken (CRaC's {@code beforeCheckpoint}, called by this lease's
+     * own CRaC resource when a CRaC API is present): shuts the fence, so the image holds no open
+     * fence; after the restore, renewals that prove the claim open it again, and every copy but
+     * one claims another id.
+     */
+    public void beforeCheckpoint() {
+        guard.restored("a checkpoint is being taken");
     }
 
     /**

@@ -52,6 +52,40 @@ class IncarnationWatchTest {
     }
 
     @Test
+    void aCracCheckpointShutsTheFenceAndTheRestoreTellsTheLease() throws Exception {
+        LeaseTimings timings = new LeaseTimings(Duration.ofSeconds(10), Duration.ofSeconds(2), Duration.ofSeconds(1),
+                Duration.ofMillis(500));
+        LeaseGuard guard = LeaseGuard.named("in test", timings, clock);
+        int[] restores = new int[1];
+        GuardedLease lease = new GuardedLease(6, guard) {
+            @Override
+            public void afterRestore() {
+                super.afterRestore();
+                restores[0]++;
+            }
+
+            @Override
+            public void close() {
+                guard().release();
+            }
+        };
+        guard.claimed(6, T0 + 10_000, MachineIdLease.NO_MARK);
+        guard.acknowledged(T0 + 10_000, MachineIdLease.NO_MARK);
+        SnowflakeGenerator ids = SnowflakeGenerator.builder().machineId(lease).clock(clock).build();
+        ids.nextLong();
+        // the test CRaC (dev.idgen.random.cracfake, behind org.crac): before-checkpoint, then after-restore
+        dev.idgen.random.cracfake.Core.checkpointRestore();
+        assertEquals(1, restores[0], "the lease's own CRaC resource called afterRestore()");
+        assertFalse(lease.isHeld());
+        assertThrows(MachineIdLostException.class, ids::nextLong, "no open fence came through the checkpoint");
+        guard.acknowledged(T0 + 10_100, MachineIdLease.NO_MARK);
+        guard.acknowledged(T0 + 10_200, MachineIdLease.NO_MARK);
+        wall.incrementAndGet();
+        ids.nextLong();
+        assertTrue(lease.isHeld(), "two writes after the restore open it");
+    }
+
+    @Test
     void aRestoredCopyShutsTheFenceUntilTwoWritesProveItsClaim() {
         LeaseTimings timings = new LeaseTimings(Duration.ofSeconds(10), Duration.ofSeconds(2), Duration.ofSeconds(1),
                 Duration.ofMillis(500));

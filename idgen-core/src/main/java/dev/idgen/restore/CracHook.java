@@ -1,4 +1,4 @@
-package dev.idgen.random;
+package dev.idgen.restore;
 
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
@@ -17,9 +17,10 @@ import org.slf4j.LoggerFactory;
  * {@code org.crac} registers nothing and calls nothing, and neither does this class.
  *
  * <p>CRaC holds resources weakly: the caller must keep the returned object reachable for as long as
- * it wants the callbacks.
+ * it wants the callbacks. Internal to idgen-core (the package is not exported): the random source
+ * re-keys through it, and every coordinator-backed lease shuts its fence through it.
  */
-final class CracHook {
+public final class CracHook {
 
     /** The packages tried, in order. */
     static final List<String> APIS = List.of("org.crac", "jdk.crac");
@@ -30,14 +31,25 @@ final class CracHook {
     }
 
     /**
-     * @param onCheckpointOrRestore run before a checkpoint and after a restore
+     * @param what what the callbacks do, for logs and the resource's name
+     * @param beforeCheckpoint run before a checkpoint is taken
+     * @param afterRestore run after a restore
      * @return the registered resource (keep it reachable), or null when no CRaC API is there
      */
-    static Object register(Runnable onCheckpointOrRestore) {
-        return register(APIS, onCheckpointOrRestore);
+    public static Object register(String what, Runnable beforeCheckpoint, Runnable afterRestore) {
+        return register(APIS, what, beforeCheckpoint, afterRestore);
     }
 
-    static Object register(List<String> apis, Runnable onCheckpointOrRestore) {
+    /**
+     * {@link #register(String, Runnable, Runnable)} looking for the given API packages, in order.
+     *
+     * @param apis the packages to look in, for example {@code org.crac}
+     * @param what what the callbacks do
+     * @param beforeCheckpoint run before a checkpoint is taken
+     * @param afterRestore run after a restore
+     * @return the registered resource, or null
+     */
+    public static Object register(List<String> apis, String what, Runnable beforeCheckpoint, Runnable afterRestore) {
         ClassLoader loader = CracHook.class.getClassLoader();
         for (String api : apis) {
             Class<?> resource;
@@ -47,24 +59,24 @@ final class CracHook {
                 continue; // not on the class path: try the next
             }
             try {
-                Object registered = register(api, resource, loader, onCheckpointOrRestore);
-                LOG.debug("re-keying RandomSource stripes before each {} checkpoint and after each restore", api);
+                Object registered = register(api, resource, loader, what, beforeCheckpoint, afterRestore);
+                LOG.debug("{}: registered with {} for its checkpoint and restore callbacks", what, api);
                 return registered;
             } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
-                LOG.warn("{} is present but a resource could not be registered with it; RandomSource "
-                        + "re-keys after a restore only on the clock and process-id signals", api, e);
+                LOG.warn("{} is present but a resource could not be registered with it ({}); restores are then"
+                        + " noticed only by the clock and process-id signals", api, what, e);
             }
         }
         return null;
     }
 
-    private static Object register(String api, Class<?> resource, ClassLoader loader, Runnable callback)
-            throws ReflectiveOperationException {
+    private static Object register(String api, Class<?> resource, ClassLoader loader, String what,
+            Runnable beforeCheckpoint, Runnable afterRestore) throws ReflectiveOperationException {
         Class<?> core = Class.forName(api + ".Core", true, loader);
         Class<?> context = Class.forName(api + ".Context", false, loader);
         Object global = core.getMethod("getGlobalContext").invoke(null);
         Object proxy = Proxy.newProxyInstance(resource.getClassLoader(), new Class<?>[] {resource},
-                new Callbacks(api, callback));
+                new Callbacks(api, what, beforeCheckpoint, afterRestore));
         // Context.register, the public abstract method: the global context's own class may not be public
         context.getMethod("register", resource).invoke(global, proxy);
         return proxy;
@@ -73,26 +85,32 @@ final class CracHook {
     /** Answers the resource's two callbacks and the {@code Object} methods a weak map will call. */
     private static final class Callbacks implements InvocationHandler {
         private final String api;
-        private final Runnable callback;
+        private final String what;
+        private final Runnable beforeCheckpoint;
+        private final Runnable afterRestore;
 
-        Callbacks(String api, Runnable callback) {
+        Callbacks(String api, String what, Runnable beforeCheckpoint, Runnable afterRestore) {
             this.api = api;
-            this.callback = callback;
+            this.what = what;
+            this.beforeCheckpoint = beforeCheckpoint;
+            this.afterRestore = afterRestore;
         }
 
         @Override
         public Object invoke(Object proxy, Method method, Object[] args) {
             switch (method.getName()) {
                 case "beforeCheckpoint":
+                    beforeCheckpoint.run();
+                    return null;
                 case "afterRestore":
-                    callback.run();
+                    afterRestore.run();
                     return null;
                 case "hashCode":
                     return System.identityHashCode(proxy);
                 case "equals":
                     return proxy == args[0];
                 case "toString":
-                    return "idgen RandomSource re-key on " + api + " checkpoint/restore";
+                    return "idgen " + what + " on " + api + " checkpoint/restore";
                 default:
                     throw new UnsupportedOperationException(method.toString());
             }
