@@ -549,6 +549,7 @@ public final class ZkMachineIdLease extends GuardedLease {
      */
     private String takeClaim(ZkLeaseProtocol.Claim claim) throws Exception {
         ZkLeaseProtocol.MarkRecord recorded = protocol.readMark(claim.id()); // creates the node, so a close can record
+        sessionId = claim.session(); // the node is this session's whatever follows: a close deletes it
         if (!guard().acceptSkew(claim.mtime(), claim.before(), claim.after())) {
             return "the local clock is " + claim.skew() + " ms from ZooKeeper's (node "
                     + protocol.leasePath(claim.id()) + "), beyond the allowed "
@@ -565,7 +566,6 @@ public final class ZkMachineIdLease extends GuardedLease {
         } catch (IllegalArgumentException e) {
             return e.getMessage();
         }
-        sessionId = claim.session();
         nodeVersion = claim.version();
         nonce = claim.nonce();
         startedMillis = claim.startedMillis();

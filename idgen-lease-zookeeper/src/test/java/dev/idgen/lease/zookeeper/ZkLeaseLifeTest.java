@@ -325,11 +325,14 @@ class ZkLeaseLifeTest {
 
     @Test
     void aClaimerWithALargerSkewBoundStartsAboveTheFenceOfAHolderWithASmallerOne() throws Exception {
-        BlackholeProxy proxy = track(new BlackholeProxy(server.getPort()));
-        // A: skew 200 ms + margin 50 ms, so its fence stands 250 ms before its expiry
+        // a server with a 400 ms tick grants sessions up to 8 s: room for B's 3 s skew bound
+        TestingServer wide = track(new TestingServer(new InstanceSpec(null, -1, -1, -1, true, -1, 400, -1), true));
+        Duration tick = Duration.ofMillis(400);
+        BlackholeProxy proxy = track(new BlackholeProxy(wide.getPort()));
+        // A: session 3 s, skew 600 ms + margin 50 ms, so its fence stands 650 ms before its expiry
         ZkMachineIdLease a = track(ZkMachineIdLease.builder(client("127.0.0.1:" + proxy.port())).path("/life-mixed")
-                .maxMachineId(0).serverTickTime(TICK).renewEvery(Duration.ofMillis(300))
-                .safetyMargin(Duration.ofMillis(50)).maxClockSkew(Duration.ofMillis(200)).background(false)
+                .maxMachineId(0).serverTickTime(tick).renewEvery(Duration.ofMillis(300))
+                .safetyMargin(Duration.ofMillis(50)).maxClockSkew(Duration.ofMillis(600)).background(false)
                 .acquire());
         SnowflakeGenerator aIds = SnowflakeGenerator.builder().machineId(a).build();
         AtomicLong aMax = new AtomicLong(Long.MIN_VALUE);
@@ -340,7 +343,7 @@ class ZkLeaseLifeTest {
                 try {
                     aMax.accumulateAndGet(aIds.nextLong(), Math::max);
                     if ((aCount.incrementAndGet() & 255) == 0) {
-                        LockSupport.parkNanos(50_000); // leave the lease's calls some CPU on a busy machine
+                        LockSupport.parkNanos(200_000); // leave the lease's calls some CPU on a busy machine
                     }
                 } catch (IllegalStateException e) { // refused at the fence, or a clock behind the mark
                     Thread.yield();
@@ -352,19 +355,25 @@ class ZkLeaseLifeTest {
         try {
             Thread.sleep(100);
             assertTrue(a.renewNow(), a.toString());
-            Thread.sleep(200);
+            Thread.sleep(300);
             assertTrue(a.renewNow(), a.toString());
             proxy.partition(true); // A issues up to its fence, then its session expires
             long aFence = a.fence().toEpochMilli();
 
-            // B: skew 1 s, its clock 900 ms behind (within its bound)
-            InstantSource bClock = new OffsetClock(-900);
-            ZkMachineIdLease b = takeOver(ZkMachineIdLease.builder(client(server.getConnectString()))
-                    .path("/life-mixed").maxMachineId(0).serverTickTime(TICK).renewEvery(Duration.ofMillis(300))
-                    .safetyMargin(Duration.ofMillis(100)).maxClockSkew(Duration.ofSeconds(1)).clock(bClock)
+            // B: session 8 s, skew 3 s, its clock 2.9 s behind (within its bound). With its own bound
+            // alone B would start 3 s before its claim, far below A's fence
+            InstantSource bClock = new OffsetClock(-2900);
+            CuratorFramework bClient = CuratorFrameworkFactory.builder().connectString(wide.getConnectString())
+                    .sessionTimeoutMs(8000).connectionTimeoutMs(1000).retryPolicy(new RetryForever(100)).build();
+            bClient.start();
+            cleanup.add(bClient);
+            assertTrue(bClient.blockUntilConnected(10, TimeUnit.SECONDS));
+            ZkMachineIdLease b = takeOver(ZkMachineIdLease.builder(bClient)
+                    .path("/life-mixed").maxMachineId(0).serverTickTime(tick).renewEvery(Duration.ofMillis(400))
+                    .safetyMargin(Duration.ofMillis(100)).maxClockSkew(Duration.ofSeconds(3)).clock(bClock)
                     .background(false));
             SnowflakeGenerator bIds = SnowflakeGenerator.builder().machineId(b).clock(bClock)
-                    .onClockBackwards(ClockBackwardsPolicy.waitUpTo(Duration.ofMillis(1500))).build();
+                    .onClockBackwards(ClockBackwardsPolicy.runAhead(Duration.ofSeconds(4))).build();
             long bMin = Long.MAX_VALUE;
             for (int i = 0; i < 2000; i++) {
                 bMin = Math.min(bMin, bIds.nextLong());
@@ -375,7 +384,7 @@ class ZkLeaseLifeTest {
             assertTrue(aCount.get() > 0);
             assertTrue(bFirstMillis >= aFence, "B's first ID at " + bFirstMillis + " is below A's fence " + aFence);
             assertTrue(bMin > aMax.get(), "B re-issued IDs of A");
-            System.out.printf("Mixed settings (A offset 250 ms, B skew 1000 ms and 900 ms behind): A %d IDs, B's"
+            System.out.printf("Mixed settings (A offset 650 ms, B skew 3000 ms and 2900 ms behind): A %d IDs, B's"
                     + " first %d ms above A's fence%n", aCount.get(), bFirstMillis - aFence);
         } finally {
             stop.set(true);
