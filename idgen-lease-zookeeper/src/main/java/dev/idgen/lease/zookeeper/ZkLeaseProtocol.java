@@ -36,7 +36,8 @@ import org.apache.zookeeper.data.Stat;
  *       from the other copy's, which the version alone cannot.</li>
  *   <li>{@code root/marks/<id>}, persistent: {@code mark=} (the id's high-water mark, Unix ms),
  *       {@code offset=} and {@code skew=} (the fence offset and skew bound of the id's last
- *       claimer, ms). These outlive the session, so
+ *       claimer, ms; the next claimer starts below its claim by no more than that skew bound, see
+ *       {@link #claimMark}). These outlive the session, so
  *       the next holder finds them after the ephemeral node is gone; a node holding only a decimal
  *       number (the format before) is read as a mark with no offset. Versioned writes; a mark is
  *       never recorded above the server's clock plus the writer's skew bound, so a bad clock cannot
@@ -387,12 +388,14 @@ final class ZkLeaseProtocol {
      * Where a new holder of an id starts (the last millisecond it must not issue). Two bounds:
      *
      * <ul>
-     *   <li>the floor, {@code claimMtime - min(maxSkew, recordedOffset) - 1}: the earlier holder's
-     *       IDs lay below its fence, {@code expiry - recordedOffset}, and the node is created again
-     *       only after that session expired, so at an {@code mtime} past the expiry. The claimer's
-     *       own skew bound alone would start below that fence when the earlier holder's offset was
-     *       smaller (mixed settings); with no recorded offset (a node from before offsets were
-     *       recorded) the claimer's skew bound is taken, as it always was;</li>
+     *   <li>the floor, {@code claimMtime - min(maxSkew, recordedSkew) - 1}: the earlier holder's
+     *       IDs lay below its fence, {@code expiry - recordedSkew - recordedMargin}, and the node is
+     *       created again only after that session expired, at an {@code mtime} no earlier than
+     *       {@code expiry - recordedMargin} (the margin covers the leader's clock rate over one
+     *       session). So {@code claimMtime - recordedSkew} is at or above that fence. The
+     *       claimer's own skew bound alone would start below it when the earlier holder's bound was
+     *       smaller (mixed settings); with nothing recorded (a node from before bounds were
+     *       recorded) the claimer's own bound is taken, as it always was;</li>
      *   <li>the recorded mark, but no higher than {@code claimMtime + max(maxSkew, recordedSkew)}: a
      *       holder within its skew bound issued nothing beyond that, so a higher mark is a bad
      *       clock's and would lock the id out.</li>
@@ -400,8 +403,8 @@ final class ZkLeaseProtocol {
      * The start is the higher of the two.
      */
     static long claimMark(long claimMtime, long maxSkewMillis, MarkRecord recorded) {
-        long offset = recorded.offset() == NO_OFFSET ? maxSkewMillis : Math.min(maxSkewMillis, recorded.offset());
-        long floor = claimMtime - offset - 1;
+        long skew = recorded.skew() == NO_OFFSET ? maxSkewMillis : Math.min(maxSkewMillis, recorded.skew());
+        long floor = claimMtime - skew - 1;
         if (recorded.mark() == MachineIdLease.NO_MARK) {
             return floor;
         }

@@ -421,12 +421,12 @@ class ZkLeaseLifeTest {
     }
 
     @Test
-    void theStartOfAClaimTakesTheSmallerOffsetAndCapsTheRecordedMark() {
+    void theStartOfAClaimTakesTheSmallerSkewBoundAndCapsTheRecordedMark() {
         ZkLeaseProtocol.MarkRecord none = new ZkLeaseProtocol.MarkRecord(MachineIdLease.NO_MARK,
                 ZkLeaseProtocol.NO_OFFSET, ZkLeaseProtocol.NO_OFFSET);
         assertEquals(8_999, ZkLeaseProtocol.claimMark(10_000, 1_000, none), "no record: own skew, as before");
         ZkLeaseProtocol.MarkRecord small = new ZkLeaseProtocol.MarkRecord(MachineIdLease.NO_MARK, 150, 100);
-        assertEquals(9_849, ZkLeaseProtocol.claimMark(10_000, 1_000, small), "the earlier holder's smaller offset");
+        assertEquals(9_899, ZkLeaseProtocol.claimMark(10_000, 1_000, small), "the earlier holder's smaller bound");
         ZkLeaseProtocol.MarkRecord poisoned = new ZkLeaseProtocol.MarkRecord(10_000 + 86_400_000L, 150, 100);
         assertEquals(11_000, ZkLeaseProtocol.claimMark(10_000, 1_000, poisoned), "capped at server time + 1 s");
         ZkLeaseProtocol.MarkRecord wider = new ZkLeaseProtocol.MarkRecord(12_500, 2_600, 2_500);
