@@ -70,6 +70,15 @@ import org.slf4j.LoggerFactory;
  * {@code RECONNECTED} it checks its node (still ours: contacts resume; gone: created again; another
  * holder's: fenced, retrying) and the fence opens again on the next two contacts.
  *
+ * <p><b>Claiming again.</b> When a contact finds its id taken (its session expired and another
+ * holder created the node) the lease claims as a new holder: its own id if free, else the lowest
+ * free one ({@link Builder#reclaimAnyId(boolean)}: off, only its own, retried), starting above that
+ * id's record, and the generator carries on under the new id without a rebuild. Each contact
+ * writes a fresh random nonce with the versioned write: two copies of one process image (a
+ * restored snapshot) share session and version, so only one copy's contact goes through, and the
+ * other, finding a nonce it never wrote, claims another id. A new process id or a clock jump seen
+ * before a contact, or {@link #afterRestore()}, shuts the fence until two contacts prove the claim.
+ *
  * <p><b>High-water mark.</b> The persistent node {@code <path>/marks/<id>} keeps the last Unix
  * millisecond any holder of the id covered with an ID, raised (never lowered, by versioned writes)
  * from the generator's {@link MachineIdUser#highWaterMark()} every {@link Builder#markEvery(Duration)}
