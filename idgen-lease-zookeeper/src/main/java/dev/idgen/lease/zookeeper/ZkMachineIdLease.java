@@ -188,7 +188,9 @@ public final class ZkMachineIdLease extends GuardedLease {
      * Renews now, off schedule: writes the lease node (a contact: may move the fence, re-checks the
      * clock skew) and records the generator's high-water mark. The lease does both on its own,
      * every {@link Builder#renewEvery(Duration)} and {@link Builder#markEvery(Duration)}, unless
-     * built with background renewal off.
+     * built with background renewal off. A fenced lease whose id was taken claims again here (see
+     * {@link Builder#reclaimAnyId(boolean)}) and waits {@code serverTickTime / 2 + safetyMargin}
+     * on this thread for the contact that opens the new claim.
      *
      * @return whether the lease is held afterwards
      */
