@@ -4,6 +4,7 @@ import dev.idgen.machine.MachineIdLease;
 import dev.idgen.machine.MachineIdLeaseException;
 import dev.idgen.machine.spi.LeaseSettings;
 import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.HashSet;
@@ -24,10 +25,26 @@ import org.apache.zookeeper.data.Stat;
  * a node succeed, so two claimers never hold one id; every write returns the leader's
  * {@code mtime}, which the lease compares with the local clock read before and after.
  *
- * <p>Nodes under the namespace {@code root}: {@code root/leases/<id>}, ephemeral, holds the owner's
- * name and start; {@code root/marks/<id>}, persistent, the id's high-water mark in decimal Unix
- * milliseconds, only ever raised (versioned writes). Contacts and marks go to the raw ZooKeeper
- * handle, so no Curator retry hides a long wait. Thread-safe (no state but configuration).
+ * <p>Nodes under the namespace {@code root}:
+ * <ul>
+ *   <li>{@code root/leases/<id>}, ephemeral: {@code owner=}, {@code started=}, {@code nonce=} (a
+ *       random 64-bit number, new on every write, in hex) and {@code offset=} (the writer's fence
+ *       offset, ms). Every contact is a versioned {@code setData} carrying a fresh nonce: the
+ *       version is the compare-and-set, so of two writers holding the same version (two copies of
+ *       one process image share session and version) only one succeeds; the nonce names the writer,
+ *       so a copy that reads the node afterwards tells its own write (one whose answer was lost)
+ *       from the other copy's, which the version alone cannot.</li>
+ *   <li>{@code root/marks/<id>}, persistent: {@code mark=} (the id's high-water mark, Unix ms),
+ *       {@code offset=} and {@code skew=} (the fence offset and skew bound of the id's last
+ *       claimer, ms; the next claimer starts below its claim by no more than that skew bound, see
+ *       {@link #claimMark}). These outlive the session, so
+ *       the next holder finds them after the ephemeral node is gone; a node holding only a decimal
+ *       number (the format before) is read as a mark with no offset. Versioned writes; a mark is
+ *       never recorded above the server's clock plus the writer's skew bound, so a bad clock cannot
+ *       lock the id out.</li>
+ * </ul>
+ * Contacts and marks go to the raw ZooKeeper handle, so no Curator retry hides a long wait.
+ * Thread-safe (no state but configuration).
  */
 final class ZkLeaseProtocol {
 
@@ -35,12 +52,98 @@ final class ZkLeaseProtocol {
     private final String root;
     private final String owner;
     private final InstantSource clock;
+    private final long fenceOffset;
+    private final long maxSkew;
+    /** Not a seeded generator: copies of one process image must not draw the same nonces. */
+    private static final SecureRandom NONCES = new SecureRandom();
 
-    ZkLeaseProtocol(CuratorFramework client, String root, String owner, InstantSource clock) {
+    /** The offset a node written before offsets were recorded holds: none. */
+    static final long NO_OFFSET = -1;
+
+    /**
+     * @param fenceOffset this writer's {@code maxClockSkew + safetyMargin}, recorded with each claim
+     * @param maxSkew this writer's {@code maxClockSkew}, recorded with each claim
+     */
+    ZkLeaseProtocol(CuratorFramework client, String root, String owner, InstantSource clock, long fenceOffset,
+            long maxSkew) {
         this.client = client;
         this.root = root;
         this.owner = owner;
         this.clock = clock;
+        this.fenceOffset = fenceOffset;
+        this.maxSkew = maxSkew;
+    }
+
+    long fenceOffset() {
+        return fenceOffset;
+    }
+
+    /** {@return a fresh nonce} */
+    static long newNonce() {
+        return NONCES.nextLong();
+    }
+
+    /** {@return what the lease node holds: owner, start, nonce and fence offset} */
+    byte[] leaseData(long startedMillis, long nonce) {
+        return ("owner=" + owner + "\nstarted=" + Instant.ofEpochMilli(startedMillis) + "\nnonce="
+                + Long.toHexString(nonce) + "\noffset=" + fenceOffset + "\n").getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** {@return the nonce in a lease node's data, or {@code null} if it holds none} */
+    static Long nonceOf(byte[] data) {
+        String v = field(data, "nonce");
+        return v == null ? null : Long.parseUnsignedLong(v, 16);
+    }
+
+    /**
+     * The persistent record of an id.
+     *
+     * @param mark the high-water mark, Unix ms, or {@link MachineIdLease#NO_MARK}
+     * @param offset the fence offset of the id's last claimer, ms, or {@link #NO_OFFSET}
+     * @param skew the skew bound of the id's last claimer, ms, or {@link #NO_OFFSET}
+     */
+    record MarkRecord(long mark, long offset, long skew) {
+        byte[] bytes() {
+            return ((mark == MachineIdLease.NO_MARK ? "" : "mark=" + mark + "\n")
+                    + (offset == NO_OFFSET ? "" : "offset=" + offset + "\n")
+                    + (skew == NO_OFFSET ? "" : "skew=" + skew + "\n")).getBytes(StandardCharsets.US_ASCII);
+        }
+
+        static MarkRecord parse(byte[] data) {
+            if (data == null || data.length == 0) {
+                return new MarkRecord(MachineIdLease.NO_MARK, NO_OFFSET, NO_OFFSET);
+            }
+            String text = new String(data, StandardCharsets.US_ASCII).strip();
+            if (!text.contains("=")) {
+                return new MarkRecord(text.isEmpty() ? MachineIdLease.NO_MARK : Long.parseLong(text), NO_OFFSET,
+                        NO_OFFSET);
+            }
+            String m = field(data, "mark");
+            String o = field(data, "offset");
+            String k = field(data, "skew");
+            return new MarkRecord(m == null ? MachineIdLease.NO_MARK : Long.parseLong(m),
+                    o == null ? NO_OFFSET : Long.parseLong(o), k == null ? NO_OFFSET : Long.parseLong(k));
+        }
+
+        /**
+         * How far past the server's clock a mark may lie: the larger of the reader's skew bound and
+         * the recorded claimer's, so a holder with a wider bound than the reader's keeps its marks.
+         */
+        long ceilingAbove(long maxSkewMillis) {
+            return Math.max(maxSkewMillis, skew == NO_OFFSET ? 0 : skew);
+        }
+    }
+
+    private static String field(byte[] data, String name) {
+        if (data == null) {
+            return null;
+        }
+        for (String line : new String(data, StandardCharsets.UTF_8).split("\n")) {
+            if (line.startsWith(name + "=")) {
+                return line.substring(name.length() + 1).strip();
+            }
+        }
+        return null;
     }
 
     CuratorFramework client() {
@@ -65,14 +168,16 @@ final class ZkLeaseProtocol {
      * @param id the machine id
      * @param session the session that owns the node
      * @param version the node's version after the create
-     * @param data what the node holds; contacts write it again
+     * @param data what the node holds
+     * @param nonce the nonce in {@code data}
+     * @param startedMillis when the claim was made, local clock
      * @param mtime the leader's clock when it ordered the create
      * @param sentNanos the local monotonic clock just before the create
      * @param ackedNanos the local monotonic clock just after it was acknowledged
      * @param before the local wall clock just before the create
      * @param after the local wall clock just after it was acknowledged
      */
-    record Claim(long id, long session, int version, byte[] data, long mtime, long sentNanos, long ackedNanos,
+    record Claim(long id, long session, int version, byte[] data, long nonce, long startedMillis, long mtime, long sentNanos, long ackedNanos,
             long before, long after) {
         long skew() {
             return mtime - (before + (after - before) / 2);
@@ -97,8 +202,11 @@ final class ZkLeaseProtocol {
         }
     }
 
-    /** A mark write: the leader's clock when it ordered it, and the local clock around it. */
-    record MarkWrite(long mtime, long before, long after) {
+    /**
+     * A mark write: the leader's clock when it ordered it, the local clock around it, and what the
+     * node holds afterwards.
+     */
+    record MarkWrite(long mtime, long before, long after, MarkRecord recorded) {
     }
 
     /**
@@ -154,16 +262,16 @@ final class ZkLeaseProtocol {
      */
     Claim create(long id) throws Exception {
         long before = clock.millis();
-        byte[] data = ("owner=" + owner + "\nstarted=" + Instant.ofEpochMilli(before) + "\n")
-                .getBytes(StandardCharsets.UTF_8);
+        long nonce = newNonce();
+        byte[] data = leaseData(before, nonce);
         Stat stat = new Stat();
         long sent = System.nanoTime();
         client.create().storingStatIn(stat).creatingParentContainersIfNeeded().withMode(CreateMode.EPHEMERAL)
                 .forPath(leasePath(id), data);
         long acked = System.nanoTime();
         long after = clock.millis();
-        return new Claim(id, stat.getEphemeralOwner(), stat.getVersion(), data, stat.getMtime(), sent, acked, before,
-                after);
+        return new Claim(id, stat.getEphemeralOwner(), stat.getVersion(), data, nonce, before, stat.getMtime(), sent,
+                acked, before, after);
     }
 
     /**
@@ -190,9 +298,13 @@ final class ZkLeaseProtocol {
         return zookeeper().getSessionId();
     }
 
-    /** {@return the lease node's state, or {@code null} if it does not exist} */
-    Stat leaseNode(long id) throws Exception {
-        return client.checkExists().forPath(leasePath(id));
+    /** {@return the lease node's data, its state into {@code stat}; {@code null} if it does not exist} */
+    byte[] readLease(long id, Stat stat) throws Exception {
+        try {
+            return zookeeper().getData(fullPath(leasePath(id)), false, stat);
+        } catch (KeeperException.NoNodeException e) {
+            return null;
+        }
     }
 
     /** Sets a watch on the lease node (it fires once). */
@@ -214,8 +326,8 @@ final class ZkLeaseProtocol {
         client.delete().guaranteed().forPath(leasePath(id));
     }
 
-    /** Reads the mark of {@code id}, creating its node first so a close can record into it. */
-    long readMark(long id) throws Exception {
+    /** Reads the record of {@code id}, creating its node first so a close can record into it. */
+    MarkRecord readMark(long id) throws Exception {
         String path = root + "/marks/" + id;
         try {
             client.create().creatingParentContainersIfNeeded().withMode(CreateMode.PERSISTENT)
@@ -223,29 +335,41 @@ final class ZkLeaseProtocol {
         } catch (KeeperException.NodeExistsException e) {
             // an earlier holder left it
         }
-        return parseMark(client.getData().forPath(path));
+        return MarkRecord.parse(client.getData().forPath(path));
     }
 
     /**
-     * Raises the mark node of {@code id} to at least {@code mark} by versioned writes; never lowers
-     * it.
+     * Records {@code mark} for {@code id}, and with a claim this writer's fence offset and skew bound
+     * (otherwise the recorded ones stay). The server's clock is read first by a versioned write of
+     * the node as it is (a touch, whose {@code mtime} is at or before the second write's); the node
+     * then gets {@code min(max(stored, mark), mtime + bound)} by a second write at the version the
+     * touch left, {@code bound} the larger of this writer's skew bound and the recorded one
+     * ({@link MarkRecord#ceilingAbove}). So the mark only rises, except that a mark beyond the
+     * server's clock plus the bound, which no holder within its bound could have covered, comes down
+     * to it: the record heals. Either write losing to another writer starts over.
      *
-     * @return the leader's clock on the write that succeeded, with the local clock around it
+     * @param claim whether this write is a claim's: it records this writer's offset and skew bound
+     * @return the second write's leader clock and the local clock around the touch
      */
-    MarkWrite writeMark(long id, long mark) throws Exception {
+    MarkWrite writeMark(long id, long mark, boolean claim) throws Exception {
         ZooKeeper zk = zookeeper();
         String path = fullPath(root + "/marks/" + id);
         for (;;) {
             Stat stat = new Stat();
-            long stored = parseMark(zk.getData(path, false, stat));
-            long target = Math.max(stored, mark);
+            byte[] data = zk.getData(path, false, stat);
+            MarkRecord stored = MarkRecord.parse(data);
             long before = clock.millis();
             try {
-                Stat written = zk.setData(path, Long.toString(target).getBytes(StandardCharsets.US_ASCII),
-                        stat.getVersion());
-                return new MarkWrite(written.getMtime(), before, clock.millis());
+                Stat touched = zk.setData(path, data, stat.getVersion());
+                long after = clock.millis();
+                long ceiling = touched.getMtime() + stored.ceilingAbove(maxSkew);
+                long target = Math.min(Math.max(stored.mark(), mark), ceiling);
+                MarkRecord next = claim ? new MarkRecord(target, fenceOffset, maxSkew)
+                        : new MarkRecord(target, stored.offset(), stored.skew());
+                Stat written = zk.setData(path, next.bytes(), touched.getVersion());
+                return new MarkWrite(written.getMtime(), before, after, next);
             } catch (KeeperException.BadVersionException e) {
-                // another writer raised it meanwhile: read again
+                // another writer wrote meanwhile: read again
             }
         }
     }
@@ -261,12 +385,30 @@ final class ZkLeaseProtocol {
     }
 
     /**
-     * Where a new holder starts: every earlier holder's fence lay at or before
-     * {@code expiry - maxClockSkew - margin}, and the node is created again only after the expiry,
-     * so at an {@code mtime} past it. The last millisecond not to issue is one before.
+     * Where a new holder of an id starts (the last millisecond it must not issue). Two bounds:
+     *
+     * <ul>
+     *   <li>the floor, {@code claimMtime - min(maxSkew, recordedSkew) - 1}: the earlier holder's
+     *       IDs lay below its fence, {@code expiry - recordedSkew - recordedMargin}, and the node is
+     *       created again only after that session expired, at an {@code mtime} no earlier than
+     *       {@code expiry - recordedMargin} (the margin covers the leader's clock rate over one
+     *       session). So {@code claimMtime - recordedSkew} is at or above that fence. The
+     *       claimer's own skew bound alone would start below it when the earlier holder's bound was
+     *       smaller (mixed settings); with nothing recorded (a node from before bounds were
+     *       recorded) the claimer's own bound is taken, as it always was;</li>
+     *   <li>the recorded mark, but no higher than {@code claimMtime + max(maxSkew, recordedSkew)}: a
+     *       holder within its skew bound issued nothing beyond that, so a higher mark is a bad
+     *       clock's and would lock the id out.</li>
+     * </ul>
+     * The start is the higher of the two.
      */
-    static long claimMark(long claimMtime, long maxSkewMillis) {
-        return claimMtime - maxSkewMillis - 1;
+    static long claimMark(long claimMtime, long maxSkewMillis, MarkRecord recorded) {
+        long skew = recorded.skew() == NO_OFFSET ? maxSkewMillis : Math.min(maxSkewMillis, recorded.skew());
+        long floor = claimMtime - skew - 1;
+        if (recorded.mark() == MachineIdLease.NO_MARK) {
+            return floor;
+        }
+        return Math.max(floor, Math.min(recorded.mark(), claimMtime + recorded.ceilingAbove(maxSkewMillis)));
     }
 
     /** How long after a contact is acknowledged the next must be sent to confirm it. */
@@ -281,12 +423,5 @@ final class ZkLeaseProtocol {
 
     private String fullPath(String path) {
         return ZKPaths.fixForNamespace(client.getNamespace(), path);
-    }
-
-    private static long parseMark(byte[] data) {
-        if (data == null || data.length == 0) {
-            return MachineIdLease.NO_MARK;
-        }
-        return Long.parseLong(new String(data, StandardCharsets.US_ASCII).strip());
     }
 }

@@ -2,12 +2,15 @@ package dev.idgen.lease.zookeeper;
 
 import dev.idgen.machine.MachineIdLeaseException;
 import dev.idgen.machine.spi.GuardedLease;
+import dev.idgen.machine.spi.IncarnationWatch;
 import dev.idgen.machine.spi.LeaseGuard;
 import dev.idgen.machine.spi.LeaseSettings;
 import dev.idgen.machine.spi.LeaseTimings;
 import dev.idgen.machine.spi.MachineIdUser;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.Objects;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -67,6 +70,15 @@ import org.slf4j.LoggerFactory;
  * {@code RECONNECTED} it checks its node (still ours: contacts resume; gone: created again; another
  * holder's: fenced, retrying) and the fence opens again on the next two contacts.
  *
+ * <p><b>Claiming again.</b> When a contact finds its id taken (its session expired and another
+ * holder created the node) the lease claims as a new holder: its own id if free, else the lowest
+ * free one ({@link Builder#reclaimAnyId(boolean)}: off, only its own, retried), starting above that
+ * id's record, and the generator carries on under the new id without a rebuild. Each contact
+ * writes a fresh random nonce with the versioned write: two copies of one process image (a
+ * restored snapshot) share session and version, so only one copy's contact goes through, and the
+ * other, finding a nonce it never wrote, claims another id. A new process id or a clock jump seen
+ * before a contact, or {@link #afterRestore()}, shuts the fence until two contacts prove the claim.
+ *
  * <p><b>High-water mark.</b> The persistent node {@code <path>/marks/<id>} keeps the last Unix
  * millisecond any holder of the id covered with an ID, raised (never lowered, by versioned writes)
  * from the generator's {@link MachineIdUser#highWaterMark()} every {@link Builder#markEvery(Duration)}
@@ -93,6 +105,9 @@ public final class ZkMachineIdLease extends GuardedLease {
     private final long retryMillis;
     private final long markEveryNanos;
     private final long lagNanos;
+    private final boolean reclaimAnyId;
+    private final long maxMachineId;
+    private final InstantSource clock;
     private final ConnectionStateListener listener = this::stateChanged;
     private final CuratorListener closing = (c, event) -> {
         if (event.getType() == CuratorEventType.CLOSING) {
@@ -103,30 +118,40 @@ public final class ZkMachineIdLease extends GuardedLease {
     private final Object lock = new Object();
     /** Counts connection-state events; a decision to reconnect made under an older count is void. */
     private final AtomicLong epoch = new AtomicLong();
-    private final byte[] nodeData;
 
     private volatile boolean connected = true;
     private volatile boolean nodeOurs = true;
     private volatile long sessionId;
     /** The lease node's version after our last write: a contact writes only that version. */
     private volatile int nodeVersion;
+    /** The nonce our last acknowledged write left in the lease node. */
+    private volatile long nonce;
+    /**
+     * Nonces of writes whose answer never came (they may have been applied): a node holding one was
+     * written by this copy. Cleared by every acknowledged write. Guarded by {@code lock}.
+     */
+    private final Deque<Long> unanswered = new ArrayDeque<>();
+    private volatile long startedMillis;
     private volatile boolean closed;
     /** When the last contact given to the guard was acknowledged (System.nanoTime); NONE after a loss. */
     private volatile long reportedAckNanos = NONE;
+    /** The last two expiries handed to the guard for this claim (NONE: none), for copies of the image. */
+    private long lastExpiry = NONE;
+    private long previousExpiry = NONE;
     private long lastMarkNanos;
 
-    private ZkMachineIdLease(ZkLeaseProtocol protocol, ZkLeaseProtocol.Claim claim, LeaseTimings timings,
-            InstantSource clock, long lagMillis, long retryMillis, long markEveryNanos) {
-        super(claim.id(), new LeaseGuard("machine id " + claim.id() + " under " + protocol.root(), timings, clock));
+    private ZkMachineIdLease(ZkLeaseProtocol protocol, LeaseTimings timings, InstantSource clock, long firstId,
+            long lagMillis, long retryMillis, long markEveryNanos, boolean reclaimAnyId, long maxMachineId) {
+        super(firstId, LeaseGuard.named("under " + protocol.root(), timings, clock));
         this.protocol = protocol;
         this.retryMillis = retryMillis;
         this.markEveryNanos = markEveryNanos;
         this.lagNanos = TimeUnit.MILLISECONDS.toNanos(lagMillis);
-        this.sessionId = claim.session();
-        this.nodeVersion = claim.version();
-        this.nodeData = claim.data();
+        this.reclaimAnyId = reclaimAnyId;
+        this.maxMachineId = maxMachineId;
+        this.clock = clock;
         this.worker = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "idgen-lease-zk-" + claim.id());
+            Thread t = new Thread(r, "idgen-lease-zk-" + protocol.root());
             t.setDaemon(true);
             return t;
         });
@@ -163,12 +188,22 @@ public final class ZkMachineIdLease extends GuardedLease {
      * Renews now, off schedule: writes the lease node (a contact: may move the fence, re-checks the
      * clock skew) and records the generator's high-water mark. The lease does both on its own,
      * every {@link Builder#renewEvery(Duration)} and {@link Builder#markEvery(Duration)}, unless
-     * built with background renewal off.
+     * built with background renewal off. A fenced lease whose id was taken claims again here (see
+     * {@link Builder#reclaimAnyId(boolean)}) and waits {@code serverTickTime / 2 + safetyMargin}
+     * on this thread for the contact that opens the new claim.
      *
      * @return whether the lease is held afterwards
      */
     public boolean renewNow() {
         synchronized (lock) {
+            if (!closed && (!nodeOurs || !connected)) {
+                // fenced: claim again here (own id if free, else another unless turned off), then
+                // confirm once a follower has surely told the leader of the claim
+                if (!recover()) {
+                    return false;
+                }
+                pause(lagNanos);
+            }
             if (contact()) {
                 recordMark();
             }
@@ -190,10 +225,17 @@ public final class ZkMachineIdLease extends GuardedLease {
             if (closed || !connected || !nodeOurs) {
                 return false;
             }
+            if (!guard().checkIncarnation()) {
+                reportedAckNanos = NONE; // fenced as a possible copy: two contacts from now on open it
+            }
+            long id = machineId();
+            long next = ZkLeaseProtocol.newNonce();
             try {
-                ZkLeaseProtocol.Contact c = protocol.contact(machineId(), nodeData, nodeVersion);
+                ZkLeaseProtocol.Contact c = protocol.contact(id, protocol.leaseData(startedMillis, next), nodeVersion);
                 long timeout = Math.min(c.sessionTimeoutMillis(), guard().timings().ttl().toMillis());
                 nodeVersion = c.stat().getVersion();
+                nonce = next;
+                unanswered.clear();
                 if (!c.ours(sessionId)) {
                     lose("the lease node " + leasePath() + " belongs to session 0x"
                             + Long.toHexString(c.stat().getEphemeralOwner()) + ", not to ours");
@@ -206,16 +248,62 @@ public final class ZkMachineIdLease extends GuardedLease {
                     reportedAckNanos = NONE; // the guard forgot this claim's expiries
                 }
                 return true;
-            } catch (KeeperException.NoNodeException | KeeperException.BadVersionException e) {
-                lose("the lease node " + leasePath() + " was deleted or written by another client");
+            } catch (KeeperException.NoNodeException e) {
+                lose("the lease node " + leasePath() + " was deleted");
                 return false;
+            } catch (KeeperException.BadVersionException e) {
+                return written(id);
             } catch (Exception e) {
                 if (e instanceof InterruptedException) {
                     Thread.currentThread().interrupt();
                 }
-                LOG.debug("Contact for machine id {} under {} failed: {}", machineId(), protocol.root(), e.toString());
+                if (unanswered.size() == 4) {
+                    unanswered.removeFirst();
+                }
+                unanswered.addLast(next); // it may have been applied: a node holding it is ours
+                LOG.debug("Contact for machine id {} under {} failed: {}", id, protocol.root(), e.toString());
                 return false;
             }
+        }
+    }
+
+    /**
+     * A contact found the node at another version than ours left: someone wrote it since. Ours if
+     * it holds a nonce of one of our writes whose answer was lost (then we take its version and
+     * contact again); else another writer's: another session's node, or, with our session and
+     * another nonce, another copy of this process image that renewed first. Caller holds the lock.
+     */
+    private boolean written(long id) {
+        try {
+            Stat stat = new Stat();
+            byte[] data = protocol.readLease(id, stat);
+            if (data == null) {
+                lose("the lease node " + leasePath() + " was deleted");
+                return false;
+            }
+            if (stat.getEphemeralOwner() != sessionId) {
+                lose("the lease node " + leasePath() + " belongs to session 0x"
+                        + Long.toHexString(stat.getEphemeralOwner()) + ", not to ours");
+                return false;
+            }
+            Long found = ZkLeaseProtocol.nonceOf(data);
+            if (found != null && unanswered.contains(found)) {
+                nodeVersion = stat.getVersion();
+                nonce = found;
+                unanswered.clear();
+                return contact();
+            }
+            lose("another copy of this process image renewed " + leasePath() + " first (the node holds nonce "
+                    + (found == null ? "none" : Long.toHexString(found)) + ", not the one this copy wrote last);"
+                    + " claiming as a new holder");
+            return false;
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            LOG.debug("Reading machine id {} under {} after a lost write failed: {}", id, protocol.root(),
+                    e.toString());
+            return false;
         }
     }
 
@@ -226,13 +314,13 @@ public final class ZkMachineIdLease extends GuardedLease {
      */
     private void report(long sentNanos, long ackedNanos, long expiresMillis) {
         long last = reportedAckNanos;
-        if (last == NONE) {
-            guard().claimed(expiresMillis, NO_MARK);
-        } else if (sentNanos - last >= lagNanos) {
-            guard().acknowledged(expiresMillis, NO_MARK);
-        } else {
+        if (last != NONE && sentNanos - last < lagNanos) {
             return; // too soon: proves the node ours, but the guard would pair it with an unconfirmed one
         }
+        // after a loss the guard holds no expiry of this claim, so the first one opens nothing
+        guard().acknowledged(expiresMillis, NO_MARK);
+        previousExpiry = last == NONE ? NONE : lastExpiry;
+        lastExpiry = expiresMillis;
         reportedAckNanos = ackedNanos;
     }
 
@@ -249,7 +337,7 @@ public final class ZkMachineIdLease extends GuardedLease {
 
     private void recordMark() {
         try {
-            writeMark(guard().markToRecord());
+            writeMark(guard().markToRecord(), false);
             lastMarkNanos = System.nanoTime();
         } catch (Exception e) {
             if (e instanceof InterruptedException) {
@@ -261,8 +349,8 @@ public final class ZkMachineIdLease extends GuardedLease {
     }
 
     /** Raises the mark node to at least {@code mark}; the write checks the skew too. */
-    private void writeMark(long mark) throws Exception {
-        ZkLeaseProtocol.MarkWrite w = protocol.writeMark(machineId(), mark);
+    private void writeMark(long mark, boolean claim) throws Exception {
+        ZkLeaseProtocol.MarkWrite w = protocol.writeMark(machineId(), mark, claim);
         if (!closed && !guard().acceptSkew(w.mtime(), w.before(), w.after())) {
             reportedAckNanos = NONE;
         }
@@ -291,7 +379,7 @@ public final class ZkMachineIdLease extends GuardedLease {
             if (nodeOurs && connected) {
                 // the node goes only once the mark is recorded: else it waits for the session to end,
                 // which the fence already covers
-                writeMark(mark);
+                writeMark(mark, false);
                 protocol.release(machineId(), sessionId);
                 LOG.info("Released machine id {} under {} (high-water mark {})", machineId(), protocol.root(), mark);
             }
@@ -328,72 +416,116 @@ public final class ZkMachineIdLease extends GuardedLease {
         }
     }
 
-    /** After a reconnection or a loss: is the node still ours? If gone, create it again; then contact. */
+    /** After a reconnection or a loss, on the worker: recover, then confirm once the lag has passed. */
     private void revalidate() {
         synchronized (lock) {
-            long seen = epoch.get();
-            if (closed || !protocol.client().getZookeeperClient().isConnected()) {
-                return;
-            }
-            try {
-                long session = protocol.sessionId();
-                Stat stat = protocol.leaseNode(machineId());
-                if (stat != null && stat.getEphemeralOwner() == session) {
-                    sessionId = session;
-                    nodeVersion = stat.getVersion();
-                    reportedAckNanos = NONE; // start over: the next contact is a first one
-                } else if (stat == null) {
-                    if (!reclaim()) {
-                        return;
-                    }
-                } else {
-                    nodeOurs = false;
-                    guard().lost("machine id " + machineId() + " is held by another session (0x"
-                            + Long.toHexString(stat.getEphemeralOwner()) + "); retrying");
-                    retryLater();
-                    return;
-                }
-                watchNode();
-                if (epoch.get() != seen) {
-                    return; // the connection changed meanwhile; the next event decides
-                }
-                nodeOurs = true;
-                connected = true;
-                contact();
+            if (recover()) {
                 // one more once a follower has surely told the leader of the last: that opens the fence
                 worker.schedule(this::contact, lagNanos, TimeUnit.NANOSECONDS);
-            } catch (KeeperException.NodeExistsException e) {
-                retryLater();
-            } catch (Exception e) {
-                LOG.warn("Checking machine id {} under {} after reconnecting failed: {}", machineId(), protocol.root(),
-                        e.toString());
-                retryLater();
             }
         }
     }
 
     /**
-     * The node is gone: create it again, as a fresh claim (skew checked, expiry and mark handed to
-     * the guard). Caller holds the lock.
+     * Is the node still ours (our session, and our nonce: a copy of this image shares the session)?
+     * If so, contact. If it is gone, create it again; if another holder has it, claim another id
+     * (lowest free) unless {@link Builder#reclaimAnyId(boolean)} is off, then retry the same id.
+     * Caller holds the lock.
      *
-     * @return whether the id is ours again; if not, a retry is scheduled
+     * @return whether the lease holds a node of its own afterwards and contacted it; if not, a
+     *     retry is scheduled where one makes sense
      */
-    private boolean reclaim() throws Exception {
-        ZkLeaseProtocol.Claim claim = protocol.create(machineId());
-        if (!guard().acceptSkew(claim.mtime(), claim.before(), claim.after())) {
-            // the guard fenced; give the id back rather than hold it unusable
-            protocol.deleteGuaranteed(machineId());
+    private boolean recover() {
+        long seen = epoch.get();
+        if (closed || !protocol.client().getZookeeperClient().isConnected()) {
+            return false;
+        }
+        try {
+            long session = protocol.sessionId();
+            Stat stat = new Stat();
+            byte[] data = protocol.readLease(machineId(), stat);
+            Long found = data == null ? null : ZkLeaseProtocol.nonceOf(data);
+            boolean ours = data != null && stat.getEphemeralOwner() == session && found != null
+                    && (found == nonce || unanswered.contains(found));
+            if (ours) {
+                sessionId = session;
+                nodeVersion = stat.getVersion();
+                nonce = found;
+                unanswered.clear();
+                if (!guard().isHeld()) {
+                    reportedAckNanos = NONE; // start over: the next contact is a first one
+                }
+            } else if (!claimAgain(data == null, data == null ? "another session"
+                    : stat.getEphemeralOwner() == session ? "another copy of this process image (our session 0x"
+                    + Long.toHexString(session) + ", another nonce)" : "another session (0x"
+                    + Long.toHexString(stat.getEphemeralOwner()) + ")")) {
+                return false;
+            }
+            watchNode();
+            if (epoch.get() != seen) {
+                return false; // the connection changed meanwhile; the next event decides
+            }
+            nodeOurs = true;
+            connected = true;
+            contact();
+            return true;
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            LOG.warn("Checking machine id {} under {} after a loss or reconnection failed: {}", machineId(),
+                    protocol.root(), e.toString());
             retryLater();
             return false;
         }
-        sessionId = claim.session();
-        nodeVersion = claim.version();
-        guard().claimed(ZkLeaseProtocol.expiry(claim.mtime(), claim.sentNanos(), claim.ackedNanos(),
-                guard().timings().ttl().toMillis()), Math.max(protocol.readMark(machineId()),
-                ZkLeaseProtocol.claimMark(claim.mtime(), guard().timings().maxClockSkew().toMillis())));
-        reportedAckNanos = claim.ackedNanos();
-        LOG.info("Claimed machine id {} under {} again (high-water mark {})", machineId(), protocol.root(),
-                guard().highWaterMark());
+    }
+
+    /**
+     * Claims as a new holder: our own id if it may be free, else (unless turned off) the lowest free
+     * one, always above the claimed id's record ({@link #takeClaim}). Caller holds the lock.
+     *
+     * @param ownMayBeFree whether our id's node was gone when last read
+     * @param holder who holds our id, for the message when it is held
+     * @return whether an id is ours again; if not, a retry is scheduled
+     */
+    private boolean claimAgain(boolean ownMayBeFree, String holder) throws Exception {
+        long own = machineId();
+        ZkLeaseProtocol.Claim claim = null;
+        if (ownMayBeFree) {
+            try {
+                claim = protocol.create(own);
+            } catch (KeeperException.NodeExistsException e) {
+                // taken meanwhile
+            }
+        }
+        if (claim == null) {
+            nodeOurs = false;
+            if (!reclaimAnyId) {
+                guard().lost("machine id " + own + " is held by " + holder
+                        + "; retrying that id only (reclaimAnyId is off)");
+                retryLater();
+                return false;
+            }
+            guard().lost("machine id " + own + " is held by " + holder + "; claiming another");
+            try {
+                claim = protocol.claimLowestFree(maxMachineId, id -> { });
+            } catch (MachineIdLeaseException e) {
+                guard().lost("machine id " + own + " is held by " + holder + ", and no other is free; retrying");
+                LOG.warn("Machine id {} under {} is held by {} and no other is free: {}", own, protocol.root(),
+                        holder, e.getMessage());
+                retryLater();
+                return false;
+            }
+        }
+        String refused = takeClaim(claim);
+        if (refused != null) {
+            // the guard stays fenced; give the id back rather than hold it unusable
+            LOG.error("Claimed machine id {} under {} but cannot use it ({}); gave it back, the lease stays fenced"
+                    + " (it held machine id {} before)", claim.id(), protocol.root(), refused, own);
+            protocol.deleteGuaranteed(claim.id());
+            retryLater();
+            return false;
+        }
         return true;
     }
 
@@ -404,34 +536,56 @@ public final class ZkMachineIdLease extends GuardedLease {
     }
 
     private void watchNode() throws Exception {
+        long id = machineId();
         CuratorWatcher watcher = (WatchedEvent event) -> {
             if (event.getType() == Watcher.Event.EventType.NodeDeleted && !closed) {
                 synchronized (lock) {
-                    lose("the lease node " + leasePath() + " was deleted");
+                    if (machineId() == id && nodeOurs) { // a watch on an id held before is void
+                        lose("the lease node " + protocol.leasePath(id) + " was deleted");
+                    }
                 }
             }
         };
-        protocol.watch(machineId(), watcher);
+        protocol.watch(id, watcher);
     }
 
     /**
-     * Takes a fresh claim: checks its skew, hands the guard its expiry and the mark (the stored one,
-     * raised to where every earlier holder's fence lay), then starts watching and contacting.
+     * Takes a claim (the first, or one made again after a fence): checks its skew, records this
+     * holder's fence offset, skew bound and the start with the id (before the fence can open, so a
+     * later holder reads them), then hands the guard the claim's expiry and its start: above where
+     * every earlier holder's fence lay and above the recorded mark ({@link ZkLeaseProtocol#claimMark}).
+     * The guard moves the generator to the id. Caller holds the lock (or the lease is not shared yet).
      *
-     * @return whether the claim's skew is within the bound; if not, the caller closes the lease
+     * @return {@code null} if taken, else why not (the guard is fenced; the caller gives the id back)
      */
-    private boolean takeClaim(ZkLeaseProtocol.Claim claim) throws Exception {
-        long stored = protocol.readMark(machineId()); // creates the mark node, so a close can record
+    private String takeClaim(ZkLeaseProtocol.Claim claim) throws Exception {
+        ZkLeaseProtocol.MarkRecord recorded = protocol.readMark(claim.id()); // creates the node, so a close can record
+        sessionId = claim.session(); // the node is this session's whatever follows: a close deletes it
         if (!guard().acceptSkew(claim.mtime(), claim.before(), claim.after())) {
-            return false;
+            return "the local clock is " + claim.skew() + " ms from ZooKeeper's (node "
+                    + protocol.leasePath(claim.id()) + "), beyond the allowed "
+                    + guard().timings().maxClockSkew().toMillis() + " ms";
         }
         LeaseTimings timings = guard().timings();
-        long mark = Math.max(stored, ZkLeaseProtocol.claimMark(claim.mtime(), timings.maxClockSkew().toMillis()));
-        // the claim is the first contact: it opens nothing, the second does (see start)
-        guard().claimed(ZkLeaseProtocol.expiry(claim.mtime(), claim.sentNanos(), claim.ackedNanos(),
-                timings.ttl().toMillis()), mark);
+        long mark = ZkLeaseProtocol.claimMark(claim.mtime(), timings.maxClockSkew().toMillis(), recorded);
+        protocol.writeMark(claim.id(), mark, true);
+        long expiry = ZkLeaseProtocol.expiry(claim.mtime(), claim.sentNanos(), claim.ackedNanos(),
+                timings.ttl().toMillis());
+        try {
+            // the claim is the first contact: it opens nothing, the next does
+            guard().claimed(claim.id(), expiry, mark);
+        } catch (IllegalArgumentException e) {
+            return e.getMessage();
+        }
+        nodeVersion = claim.version();
+        nonce = claim.nonce();
+        startedMillis = claim.startedMillis();
+        unanswered.clear();
         reportedAckNanos = claim.ackedNanos();
-        return true;
+        previousExpiry = NONE;
+        lastExpiry = expiry;
+        nodeOurs = true;
+        return null;
     }
 
     /**
@@ -450,14 +604,84 @@ public final class ZkMachineIdLease extends GuardedLease {
         }
         watchNode();
         // wait until a follower has surely told the leader of the claim, then contact again
-        long end = System.nanoTime() + lagNanos;
-        for (long left = lagNanos; left > 0; left = end - System.nanoTime()) {
-            LockSupport.parkNanos(left);
-        }
+        pause(lagNanos);
         contact();
         if (background) {
             worker.scheduleWithFixedDelay(this::tick, renewEveryMillis, renewEveryMillis, TimeUnit.MILLISECONDS);
         }
+    }
+
+    private static void pause(long nanos) {
+        long end = System.nanoTime() + nanos;
+        for (long left = nanos; left > 0; left = end - System.nanoTime()) {
+            LockSupport.parkNanos(left);
+        }
+    }
+
+    /**
+     * Shuts the fence at once (this process may be one of several copies of one image), then, on
+     * the lease's worker, contacts ZooKeeper at once and again once a follower has surely told the
+     * leader of the first: each contact rotates the node's nonce by compare-and-set, so a copy that
+     * still holds the claim opens its fence within about {@code serverTickTime / 2 + safetyMargin},
+     * and a copy that another renewed before claims another id as a new holder.
+     */
+    @Override
+    public void afterRestore() {
+        super.afterRestore();
+        synchronized (lock) {
+            reportedAckNanos = NONE;
+        }
+        try {
+            worker.execute(() -> {
+                synchronized (lock) {
+                    if (nodeOurs && connected) {
+                        contact();
+                    } else {
+                        recover();
+                    }
+                }
+                worker.schedule(this::contact, lagNanos, TimeUnit.NANOSECONDS);
+            });
+        } catch (RejectedExecutionException closing) {
+            // closed meanwhile
+        }
+    }
+
+    /**
+     * Tests: a second lease as a copy of this process image would hold one: the same session, node
+     * version, nonce, expiries and mark, sharing the Curator client (a restored image resumes the
+     * same session), with no background contacts. Attach a generator of its own.
+     */
+    ZkMachineIdLease copyOfImage() throws Exception {
+        synchronized (lock) {
+            ZkMachineIdLease copy = new ZkMachineIdLease(protocol, guard().timings(), clock, machineId(),
+                    TimeUnit.NANOSECONDS.toMillis(lagNanos), retryMillis, markEveryNanos, reclaimAnyId, maxMachineId);
+            copy.sessionId = sessionId;
+            copy.nodeVersion = nodeVersion;
+            copy.nonce = nonce;
+            copy.startedMillis = startedMillis;
+            copy.unanswered.addAll(unanswered);
+            copy.guard().claimed(machineId(), previousExpiry != NONE ? previousExpiry : lastExpiry,
+                    guard().markToRecord());
+            if (previousExpiry != NONE) {
+                copy.guard().acknowledged(lastExpiry, NO_MARK);
+            }
+            copy.previousExpiry = previousExpiry;
+            copy.lastExpiry = lastExpiry;
+            copy.reportedAckNanos = reportedAckNanos;
+            copy.nodeOurs = nodeOurs;
+            copy.connected = connected;
+            CuratorFramework client = protocol.client();
+            client.getConnectionStateListenable().addListener(copy.listener);
+            client.getCuratorListenable().addListener(copy.closing);
+            copy.watchNode();
+            return copy;
+        }
+    }
+
+    /** Tests: the watch the guard asks before each contact (a fake process id, say). */
+    void watchIncarnation(IncarnationWatch watch) {
+        guard().watchIncarnation(watch);
     }
 
     private void tick() {
@@ -658,6 +882,20 @@ public final class ZkMachineIdLease extends GuardedLease {
             return d;
         }
 
+        /**
+         * What the lease does when it finds its id taken by another holder (its session expired, or
+         * another copy of this process image renewed first): with {@code true}, claim its own id if
+         * free, else the lowest free one, and carry its generator on under that id; with
+         * {@code false}, only its own id again, fenced until it is free (for a fixed id per process).
+         *
+         * @param anyId default {@code true}
+         * @return this builder
+         */
+        public Builder reclaimAnyId(boolean anyId) {
+            settings.reclaimAnyId(anyId);
+            return this;
+        }
+
         /** Tests: runs with each free id the claim is about to create the node of. */
         Builder beforeClaim(LongConsumer beforeClaim) {
             this.beforeClaim = Objects.requireNonNull(beforeClaim, "beforeClaim");
@@ -681,7 +919,8 @@ public final class ZkMachineIdLease extends GuardedLease {
         public ZkMachineIdLease acquire() {
             long[] lag = new long[1];
             LeaseTimings timings = timings(lag);
-            ZkLeaseProtocol protocol = new ZkLeaseProtocol(client, path, settings.ownerOrDefault(), settings.clock());
+            ZkLeaseProtocol protocol = new ZkLeaseProtocol(client, path, settings.ownerOrDefault(), settings.clock(),
+                    timings.fenceOffsetMillis(), timings.maxClockSkew().toMillis());
             try {
                 return claimed(protocol, protocol.claimLowestFree(settings.maxMachineId(), beforeClaim), timings, lag[0]);
             } catch (MachineIdLeaseException e) {
@@ -742,13 +981,16 @@ public final class ZkMachineIdLease extends GuardedLease {
 
         private ZkMachineIdLease claimed(ZkLeaseProtocol protocol, ZkLeaseProtocol.Claim claim, LeaseTimings timings,
                 long lag) throws Exception {
-            ZkMachineIdLease lease = new ZkMachineIdLease(protocol, claim, timings, settings.clock(), lag,
-                    retryEvery.toMillis(), markEvery.toNanos());
-            if (!lease.takeClaim(claim)) {
+            ZkMachineIdLease lease = new ZkMachineIdLease(protocol, timings, settings.clock(), claim.id(), lag,
+                    retryEvery.toMillis(), markEvery.toNanos(), settings.reclaimAnyId(), settings.maxMachineId());
+            String refused;
+            synchronized (lease.lock) {
+                refused = lease.takeClaim(claim);
+            }
+            if (refused != null) {
                 lease.close();
-                throw new MachineIdLeaseException("The local clock is " + claim.skew() + " ms from ZooKeeper's (node "
-                        + protocol.leasePath(claim.id()) + "), beyond the allowed "
-                        + timings.maxClockSkew().toMillis() + " ms; fix the clock (NTP) before claiming a machine id");
+                throw new MachineIdLeaseException("Could not use machine id " + claim.id() + " once claimed: "
+                        + refused + "; fix the clock (NTP) before claiming a machine id, or widen the layout");
             }
             LOG.info("Claimed machine id {} under {} (session 0x{}, high-water mark {}, clock skew {} ms, contact"
                     + " every {} ms)", claim.id(), path, Long.toHexString(claim.session()), lease.highWaterMark(),

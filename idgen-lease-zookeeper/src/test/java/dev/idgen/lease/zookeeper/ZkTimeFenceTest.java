@@ -154,7 +154,8 @@ class ZkTimeFenceTest {
     void theArithmeticOfOneContact() {
         // mtime 10 000, sent and acknowledged 2.5 ms apart (3 ms rounded up), session 3 000
         assertEquals(12_997, ZkLeaseProtocol.expiry(10_000, 1_000_000, 3_500_000, 3_000));
-        assertEquals(8_999, ZkLeaseProtocol.claimMark(10_000, 1_000));
+        assertEquals(8_999, ZkLeaseProtocol.claimMark(10_000, 1_000, new ZkLeaseProtocol.MarkRecord(
+                dev.idgen.machine.MachineIdLease.NO_MARK, ZkLeaseProtocol.NO_OFFSET, ZkLeaseProtocol.NO_OFFSET)));
         assertEquals(200, ZkLeaseProtocol.lagMillis(200, 3_000, 100));
         assertEquals(850, ZkLeaseProtocol.lagMillis(0, 3_000, 100), "unset tick: half the session");
     }
