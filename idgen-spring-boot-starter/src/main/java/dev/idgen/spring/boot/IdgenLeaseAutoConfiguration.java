@@ -69,7 +69,8 @@ public class IdgenLeaseAutoConfiguration {
         MachineIdLease idgenMachineIdLease(IdgenProperties properties, SnowflakeLayout layout,
                 ObjectProvider<org.apache.curator.framework.CuratorFramework> client) {
             // made while the lease is made, the client is destroyed after it (singletons go in reverse order)
-            return ZooKeeperLeases.acquire(properties.getMachineId().getZookeeper(), layout, client.getIfAvailable());
+            return ZooKeeperLeases.acquire(properties.getMachineId().getZookeeper(), layout, client.getIfAvailable(),
+                    properties.getMachineId().isReclaimAnyId());
         }
     }
 

@@ -36,14 +36,16 @@ final class ZooKeeperLeases {
         return client;
     }
 
-    static MachineIdLease acquire(IdgenProperties.Zookeeper p, SnowflakeLayout layout, CuratorFramework client) {
+    static MachineIdLease acquire(IdgenProperties.Zookeeper p, SnowflakeLayout layout, CuratorFramework client,
+            boolean reclaimAnyId) {
         if (client == null) {
             throw new IdgenConfigurationException("idgen.machine-id.source=zookeeper needs"
                     + " idgen.machine-id.zookeeper.connect-string (host:port,...) or a CuratorFramework bean");
         }
         try {
             // closed (released) by Spring at shutdown, before the client it uses
-            return ZkMachineIdLease.builder(client).path(p.getPath()).maxMachineId(layout.maxMachineId()).acquire();
+            return ZkMachineIdLease.builder(client).path(p.getPath()).maxMachineId(layout.maxMachineId())
+                    .reclaimAnyId(reclaimAnyId).acquire();
         } catch (MachineIdLeaseException | IllegalArgumentException e) {
             throw new IdgenConfigurationException("idgen.machine-id.source=zookeeper: no machine id could be claimed"
                     + " under " + p.getPath() + ": " + e.getMessage(), e);
