@@ -37,8 +37,10 @@ public final class WorkloadPredictor {
     private final ClientStyle client;
     private final Timing timing;
     private final int seeds;
+    private final boolean secondary;
 
     private WorkloadPredictor(Builder b) {
+        this.secondary = b.secondary;
         this.engine = b.engine;
         this.key = b.key;
         this.workload = b.workload;
@@ -86,11 +88,28 @@ public final class WorkloadPredictor {
 
     /** @return bytes of each row besides the key that live in the index's leaves */
     int rowBytes() {
+        if (secondary) {
+            // a secondary entry carries the row's locator: SQLite its rowid, an integer in as few
+            // bytes as its value needs; PostgreSQL's tid sits in the tuple header the model counts
+            // already; InnoDB's primary key is in keyType()
+            return engine == IndexEngine.SQLITE ? integerBytes(workload.rows()) : 0;
+        }
         return workload.payloadBytes();
+    }
+
+    private static int integerBytes(long max) {
+        return max <= 127 ? 1 : max <= 32_767 ? 2 : max <= 8_388_607 ? 3 : 4;
     }
 
     /** The key column as the engine stores it: SQLite keeps its own counter's integers in 1 to 3 bytes. */
     KeyType keyType() {
+        if (secondary && engine == IndexEngine.INNODB) {
+            // an InnoDB secondary record is a 5-byte header, the key and the 8-byte BIGINT primary
+            // key, with no transaction id or roll pointer; the engine's record size adds 13 bytes of
+            // those to the key's stored size, so the stored size given here is key + 8 - 13
+            KeyType k = key.keyType();
+            return new KeyType(k.name() + " + BIGINT primary key", k.kind(), k.storedBytes() + 8 - 13, k.words());
+        }
         if (key == RealKey.AUTO_INCREMENT && engine == IndexEngine.SQLITE) {
             long rows = workload.rows();
             return new KeyType("INTEGER", KeyType.Kind.LONG, rows <= 127 ? 1 : rows <= 32_767 ? 2 : rows <= 8_388_607 ? 3 : 4, 1);
@@ -272,6 +291,7 @@ public final class WorkloadPredictor {
         private Timing timing;
         private double rowsPerSecond;
         private int seeds = 3;
+        private boolean secondary;
 
         private Builder(IndexEngine engine, RealKey key) {
             if (engine == null || key == null) {
@@ -342,6 +362,20 @@ public final class WorkloadPredictor {
                 throw new IllegalArgumentException("seeds " + n + " is out of range; expected 1..50");
             }
             this.seeds = n;
+            return this;
+        }
+
+        /**
+         * Predicts a secondary index on the key (a {@code public_id}) beside a {@code BIGINT}
+         * primary key, instead of the key as the primary key: its entries hold the key and the
+         * row's locator (InnoDB: the primary key; PostgreSQL: the heap tuple id; SQLite: the
+         * rowid), not the row; the row size does not matter.
+         *
+         * @param on whether the index is a secondary one (default false)
+         * @return this builder
+         */
+        public Builder secondary(boolean on) {
+            this.secondary = on;
             return this;
         }
 
