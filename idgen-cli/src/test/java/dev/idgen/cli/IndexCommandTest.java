@@ -63,8 +63,56 @@ class IndexCommandTest {
         for (KeySource source : KeySource.values()) {
             assertRowIs(r.out(), source, expected.run(source), true);
         }
-        assertTrue(r.out().startsWith("20,000 rows, InnoDB 8 KiB pages, 8-page buffer pool, key-only rows, 3 writers at 2 rows/ms, seed 7\n"),
+        assertTrue(r.out().startsWith("Predicted for InnoDB from the workload: 20,000 rows, 3 writers, 1-10 rows per transaction"),
                 r.out());
+        assertTrue(r.out().contains("\n\n20,000 rows, InnoDB 8 KiB pages, 8-page buffer pool, key-only rows, 3 writers at 2 rows/ms, seed 7\n"),
+                r.out());
+    }
+
+    @Test
+    void withoutRealTheCalibratedPredictionForTheEngineComesFirst() {
+        Cli.Run inno = Cli.run("index", "--keys", "snowflake,uuid4", "--rows", "20000", "--writers", "4", "--seed", "5");
+        Cli.Run pg = Cli.run("index", "--keys", "snowflake,uuid4", "--rows", "20000", "--writers", "4", "--seed", "5",
+                "--engine", "postgresql");
+        assertEquals(0, inno.exit(), inno.err());
+        assertEquals(0, pg.exit(), pg.err());
+        dev.idgen.index.engine.Workload w = new dev.idgen.index.engine.Workload(20_000, 4, 1, 10, 0, 0, false, 5);
+        for (var engine : List.of(dev.idgen.index.model.IndexEngine.INNODB, dev.idgen.index.model.IndexEngine.POSTGRESQL)) {
+            String out = engine == dev.idgen.index.model.IndexEngine.INNODB ? inno.out() : pg.out();
+            var p = dev.idgen.index.predict.WorkloadPredictor.builder(engine, dev.idgen.index.engine.RealKey.SNOWFLAKE)
+                    .workload(w).seeds(2).build().predict();
+            assertTrue(out.contains("  Snowflake                          " + p + "\n"), p + " in\n" + out);
+        }
+        // the engines' own rules, not the textbook's: four interleaved writers of Snowflake keys leave
+        // InnoDB's pages about half full, while PostgreSQL's rightmost split keeps them at its fillfactor
+        Matcher innoFill = Pattern.compile("  Snowflake .*?, ([0-9.]+) % full").matcher(inno.out());
+        Matcher pgFill = Pattern.compile("  Snowflake .*?, ([0-9.]+) % full").matcher(pg.out());
+        assertTrue(innoFill.find() && pgFill.find(), inno.out() + pg.out());
+        assertTrue(Double.parseDouble(innoFill.group(1)) < 65, inno.out());
+        assertTrue(Double.parseDouble(pgFill.group(1)) > 85, pg.out());
+    }
+
+    /** The commands of docs/index-real.md's "Prediction from a workload", run at 5,000 rows. */
+    @Test
+    void theDocsPredictionCommandsRun() throws java.io.IOException {
+        String doc = Files.readString(Path.of("..", "docs", "index-real.md"), StandardCharsets.UTF_8);
+        String section = doc.substring(doc.indexOf("## Prediction from a workload"));
+        String block = section.substring(section.indexOf("```sh\n") + 6, section.indexOf("```", section.indexOf("```sh\n") + 6));
+        List<String> commands = Arrays.stream(block.split("\n")).filter(l -> l.startsWith("./idgen index ")).toList();
+        assertEquals(2, commands.size(), block);
+        for (String command : commands) {
+            String[] args = command.substring("./idgen ".length()).replaceAll("--rows \\d+", "--rows 5000").split(" ");
+            Cli.Run r = Cli.run(args);
+            assertEquals(0, r.exit(), command + ": " + r.err());
+            assertTrue(r.out().startsWith("Predicted for "), command + ":\n" + r.out());
+            assertTrue(r.out().contains("leaf pages ("), command + ":\n" + r.out());
+        }
+    }
+
+    @Test
+    void predictionKnobsAreChecked() {
+        assertUsage("'bulk' is not a client style", "index", "--client", "bulk", "--rows", "100");
+        assertUsage("--think-ms -1.0 is out of range", "index", "--think-ms", "-1", "--rows", "100");
     }
 
     @Test

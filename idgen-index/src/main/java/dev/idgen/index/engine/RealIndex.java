@@ -1,5 +1,8 @@
 package dev.idgen.index.engine;
 
+import dev.idgen.index.predict.Prediction;
+import dev.idgen.index.predict.WorkloadPredictor;
+
 import dev.idgen.index.report.Json;
 import dev.idgen.index.report.Progress;
 import java.io.IOException;
@@ -75,13 +78,16 @@ public final class RealIndex {
             out.flush();
             Progress progress = new Progress(err, terminal, w.rows() * s.keys().size(), System::nanoTime);
             List<RealResult> results = new ArrayList<>();
+            List<Prediction> predictions = new ArrayList<>();
             for (int i = 0; i < s.keys().size(); i++) {
                 RealKey key = s.keys().get(i);
                 long before = w.rows() * i;
                 RealResult r = runner.run(key, w, done -> progress.update(before + done, database.label() + " " + key.label()));
                 results.add(r);
+                Prediction p = predict(database, key, w);
+                predictions.add(p);
                 if (s.json() != null) {
-                    Files.writeString(s.json(), Json.write(json(r)) + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE,
+                    Files.writeString(s.json(), Json.write(json(r, p)) + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE,
                             StandardOpenOption.APPEND);
                 }
                 if (s.traceDir() != null && (key == RealKey.SNOWFLAKE || key == RealKey.UUID_V7)) {
@@ -94,6 +100,18 @@ public final class RealIndex {
             out.println(results.get(0).version());
             out.println();
             out.print(RealText.table(results));
+            out.println();
+            out.println("Predicted from the workload alone (engine, key, writers, rows per transaction, row size; no trace),"
+                    + " beside the engine:");
+            for (int i = 0; i < results.size(); i++) {
+                RealResult r = results.get(i);
+                Prediction p = predictions.get(i);
+                out.printf(Locale.ROOT, "  %-34s engine %,7d leaf pages; predicted %s: %+.1f %%%n", r.key().label(),
+                        r.real().leafPages(), p, 100 * p.error(r.real().leafPages()));
+            }
+            if (w.turnstile()) {
+                out.println("  (the prediction simulates free-running writers; --turnstile interleaves them more)");
+            }
             out.println();
             for (RealResult r : results) {
                 out.print(RealText.details(r));
@@ -129,10 +147,40 @@ public final class RealIndex {
         }
     }
 
+    /**
+     * What the workload alone predicts for a key on this engine, before the run's keys are known.
+     *
+     * @param database the engine
+     * @param key the key kind
+     * @param w the workload
+     * @return the prediction
+     */
+    static Prediction predict(Database database, RealKey key, Workload w) {
+        // the row as the engine stores it: the server-order and server-time columns included
+        Workload asStored = new Workload(w.rows(), w.writers(), w.txRowsMin(), w.txRowsMax(),
+                Math.min(4000, database.rowBytes(key, w)), 0, w.multiRow(), w.seed());
+        return WorkloadPredictor.builder(database.model(), key).workload(asStored).seeds(2).build().predict();
+    }
+
     /** @return the trace file's name for a run, such as {@code InnoDB-snowflake-w4-p200.trace.gz} */
     public static String traceName(RealResult r) {
         return r.database().name().toLowerCase(Locale.ROOT) + "-" + r.key().cliName() + "-w" + r.workload().writers()
                 + "-p" + r.workload().payloadBytes() + (r.workload().turnstile() ? "-turnstile.keys.gz" : r.workload().serverTime() ? "-servertime.keys.gz" : ".trace.gz");
+    }
+
+    /**
+     * @param r a run
+     * @param p what the workload alone predicted for it
+     * @return the run as a JSON object, the prediction and its error included
+     */
+    public static Map<String, Object> json(RealResult r, Prediction p) {
+        Map<String, Object> m = json(r);
+        m.put("predictedLeafPages", p.pages());
+        m.put("predictedLeafPagesMin", p.minPages());
+        m.put("predictedLeafPagesMax", p.maxPages());
+        m.put("predictedLeafFill", round(p.fill()));
+        m.put("predictionError", round(p.error(r.real().leafPages())));
+        return m;
     }
 
     /** @return a run as a JSON object */

@@ -1,0 +1,391 @@
+package dev.idgen.index.predict;
+
+import dev.idgen.index.engine.RealKey;
+import dev.idgen.index.engine.Workload;
+import dev.idgen.index.model.IndexEngine;
+import dev.idgen.index.model.IndexModel;
+import dev.idgen.index.model.IndexStats;
+import dev.idgen.index.model.KeyType;
+import java.util.Arrays;
+import java.util.PriorityQueue;
+import java.util.SplittableRandom;
+
+/**
+ * Predicts an engine's primary-key leaf pages and fill from a workload alone, before any engine
+ * runs: it simulates how the workload's writers interleave (each makes its transaction's keys when
+ * the transaction starts, then sends its statements, each taking a drawn time, then commits), puts
+ * the rows in the order they would reach the tree, and feeds them to the engine's calibrated model
+ * ({@link IndexEngine}, the rules the {@code --real} replay uses). Seeded: the same input gives the
+ * same prediction. The range comes from several seeds and two spreads of the statement and commit
+ * times (the timing's own and half of it): how writers interleave is what moves the figure, and it
+ * is not known in advance.
+ *
+ * <pre>{@code
+ * Prediction p = WorkloadPredictor.builder(IndexEngine.INNODB, RealKey.SNOWFLAKE)
+ *         .workload(new Workload(100_000, 4, 1, 10, 0, 0, false, 1))
+ *         .build().predict();
+ * }</pre>
+ */
+public final class WorkloadPredictor {
+
+    /** Twitter-epoch milliseconds the simulated clock starts at (late 2026). */
+    private static final long START_MS = 1_795_000_000_000L - 1_288_834_974_657L;
+
+    private final IndexEngine engine;
+    private final RealKey key;
+    private final Workload workload;
+    private final ClientStyle client;
+    private final Timing timing;
+    private final int seeds;
+    private final boolean secondary;
+
+    private WorkloadPredictor(Builder b) {
+        this.secondary = b.secondary;
+        this.engine = b.engine;
+        this.key = b.key;
+        this.workload = b.workload;
+        this.client = b.multiRowFromWorkload();
+        this.timing = b.timing != null ? b.timing : Calibration.timing(b.engine, b.workload, b.rowsPerSecond);
+        this.seeds = b.seeds;
+    }
+
+    /**
+     * @param engine whose rules the model follows
+     * @param key the key kind, with its field order
+     * @return a builder
+     */
+    public static Builder builder(IndexEngine engine, RealKey key) {
+        return new Builder(engine, key);
+    }
+
+    /** @return the timing the simulation uses (given, or the engine's calibrated one) */
+    public Timing timing() {
+        return timing;
+    }
+
+    /** @return the client style simulated */
+    public ClientStyle client() {
+        return client;
+    }
+
+    /**
+     * Runs the simulations: {@code seeds} of them at the timing's spread and as many at half of it.
+     *
+     * @return leaf pages and fill, each simulation's and their range
+     */
+    public Prediction predict() {
+        int n = 2 * seeds;
+        long[] pages = new long[n];
+        double[] fill = new double[n];
+        for (int i = 0; i < n; i++) {
+            Timing t = i < seeds ? timing : timing.withSigma(timing.sigma() / 2);
+            IndexStats stats = simulate(t, workload.seed() * 1_000_003L + i);
+            pages[i] = stats.leafPages();
+            fill[i] = engine.leafFill(stats, rowBytes());
+        }
+        return new Prediction(pages, fill);
+    }
+
+    /** @return bytes of each row besides the key that live in the index's leaves */
+    int rowBytes() {
+        if (secondary) {
+            // a secondary entry carries the row's locator: SQLite its rowid, an integer in as few
+            // bytes as its value needs; PostgreSQL's tid sits in the tuple header the model counts
+            // already; InnoDB's primary key is in keyType()
+            return engine == IndexEngine.SQLITE ? integerBytes(workload.rows()) : 0;
+        }
+        return workload.payloadBytes();
+    }
+
+    private static int integerBytes(long max) {
+        return max <= 127 ? 1 : max <= 32_767 ? 2 : max <= 8_388_607 ? 3 : 4;
+    }
+
+    /** The key column as the engine stores it: SQLite keeps its own counter's integers in 1 to 3 bytes. */
+    KeyType keyType() {
+        if (secondary && engine == IndexEngine.INNODB) {
+            // an InnoDB secondary record is a 5-byte header, the key and the 8-byte BIGINT primary
+            // key, with no transaction id or roll pointer; the engine's record size adds 13 bytes of
+            // those to the key's stored size, so the stored size given here is key + 8 - 13
+            KeyType k = key.keyType();
+            return new KeyType(k.name() + " + BIGINT primary key", k.kind(), k.storedBytes() + 8 - 13, k.words());
+        }
+        if (key == RealKey.AUTO_INCREMENT && engine == IndexEngine.SQLITE) {
+            long rows = workload.rows();
+            return new KeyType("INTEGER", KeyType.Kind.LONG, rows <= 127 ? 1 : rows <= 32_767 ? 2 : rows <= 8_388_607 ? 3 : 4, 1);
+        }
+        return key.keyType();
+    }
+
+    /**
+     * One simulated run.
+     *
+     * @param t the timing
+     * @param seed the seed of every draw
+     * @return the model's figures
+     */
+    IndexStats simulate(Timing t, long seed) {
+        int writers = workload.writers();
+        int rows = Math.toIntExact(workload.rows());
+        // every row: when it reaches the tree (µs) and its key; sorted by time at the end
+        double[] at = new double[rows];
+        long[] high = new long[rows];
+        long[] low = new long[rows];
+        Writer[] ws = new Writer[writers];
+        PriorityQueue<Writer> queue = new PriorityQueue<>((a, b) -> a.time != b.time ? Double.compare(a.time, b.time)
+                : Integer.compare(a.id, b.id));
+        SplittableRandom shared = new SplittableRandom(seed);
+        for (int w = 0; w < writers; w++) {
+            ws[w] = new Writer(w, new SplittableRandom(shared.nextLong()));
+            // writers start within one transaction's time of each other, as threads started together do
+            ws[w].time = ws[w].random.nextDouble() * (t.statementMicros() + t.commitMicros());
+            queue.add(ws[w]);
+        }
+        long[] counter = {0};
+        int filled = 0;
+        long[][] keys = new long[workload.txRowsMax()][2];
+        // invariant: the writer taken next is the one whose transaction starts first, so rows are
+        // handed out (and shared counters advance) in the order the writers would ask for them
+        while (filled < rows) {
+            Writer w = queue.poll();
+            int size = workload.txRowsMin() + w.random.nextInt(workload.txRowsMax() - workload.txRowsMin() + 1);
+            size = Math.min(size, rows - filled);
+            for (int i = 0; i < size; i++) {
+                w.next(key, w.time, counter, keys[i], shared);
+            }
+            if (client == ClientStyle.MULTI_ROW) {
+                Arrays.sort(keys, 0, size, key.keyType().words() == 2
+                        ? (a, b) -> a[0] != b[0] ? Long.compareUnsigned(a[0], b[0]) : Long.compareUnsigned(a[1], b[1])
+                        : (a, b) -> Long.compare(a[0], b[0]));
+                double d = draw(w.random, t.statementMicros(), t.sigma()) * (1 + 0.2 * (size - 1));
+                for (int i = 0; i < size; i++) {
+                    // the rows of one statement go in one after another in the middle of it
+                    at[filled] = w.time + d / 2 + i * 1e-3;
+                    high[filled] = keys[i][0];
+                    low[filled++] = keys[i][1];
+                }
+                w.time += d;
+            } else {
+                // a batch's statements go without a round trip each: a quarter of the time
+                double per = client == ClientStyle.BATCH ? t.statementMicros() / 4 : t.statementMicros();
+                for (int i = 0; i < size; i++) {
+                    double d = draw(w.random, per, t.sigma());
+                    at[filled] = w.time + d / 2;
+                    high[filled] = keys[i][0];
+                    low[filled++] = keys[i][1];
+                    w.time += d;
+                }
+            }
+            w.time += draw(w.random, t.commitMicros(), t.sigma());
+            if (t.thinkMicros() > 0) {
+                w.time += -t.thinkMicros() * Math.log(1 - w.random.nextDouble());
+            }
+            queue.add(w);
+        }
+        Integer[] order = new Integer[rows];
+        for (int i = 0; i < rows; i++) {
+            order[i] = i;
+        }
+        Arrays.sort(order, (a, b) -> at[a] != at[b] ? Double.compare(at[a], at[b]) : Integer.compare(a, b));
+        IndexModel model = engine.builder(keyType(), rowBytes()).build();
+        boolean engineCounter = key == RealKey.AUTO_INCREMENT;
+        for (int i = 0; i < rows; i++) {
+            int r = order[i];
+            if (engineCounter) {
+                model.insert(i + 1L); // the engine numbers rows as they go in
+            } else if (key.keyType().words() == 1) {
+                model.insert(high[r]);
+            } else {
+                model.insert(high[r], low[r]);
+            }
+        }
+        return model.stats();
+    }
+
+    /** A log-normal draw of the given median and spread. */
+    private static double draw(SplittableRandom random, double median, double sigma) {
+        if (median == 0) {
+            return 0;
+        }
+        return sigma == 0 ? median : median * Math.exp(sigma * gaussian(random));
+    }
+
+    private static double gaussian(SplittableRandom random) {
+        double u = 1 - random.nextDouble();
+        double v = random.nextDouble();
+        return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+    }
+
+    /** One simulated writer: its clock, its generator's state and its draws. */
+    private static final class Writer {
+        final int id;
+        final SplittableRandom random;
+        double time;
+        long lastMs = -1;
+        long sequence;
+        long lastStamp = -1;
+        long blockNext;
+        long blockEnd;
+
+        Writer(int id, SplittableRandom random) {
+            this.id = id;
+            this.random = random;
+        }
+
+        /** Makes the next key as the writer's generator would at {@code micros} into the run. */
+        void next(RealKey key, double micros, long[] counter, long[] out, SplittableRandom shared) {
+            long ms = START_MS + (long) (micros / 1000);
+            boolean newMs = ms != lastMs;
+            if (newMs) {
+                lastMs = ms;
+            }
+            long machine = id + 1L;
+            out[1] = 0;
+            switch (key) {
+                case AUTO_INCREMENT -> out[0] = 0; // numbered in arrival order by the engine
+                case SNOWFLAKE, SNOWFLAKE_SEQ_MACHINE, SNOWFLAKE_MACHINE_FIRST -> {
+                    sequence = newMs ? 0 : sequence + 1;
+                    out[0] = switch (key) {
+                        case SNOWFLAKE -> ms << 22 | machine << 12 | sequence;
+                        case SNOWFLAKE_SEQ_MACHINE -> ms << 22 | sequence << 10 | machine;
+                        default -> machine << 53 | ms << 12 | sequence;
+                    };
+                }
+                case UUID_V7 -> {
+                    // the generator's counter starts at a random value each millisecond and counts up
+                    sequence = newMs ? random.nextLong(1 << 15) : sequence + 1;
+                    long unixMs = ms + 1_288_834_974_657L;
+                    out[0] = unixMs << 16 | 0x7000L | (sequence >>> 4);
+                    out[1] = 0x8000_0000_0000_0000L | (sequence & 0xF) << 58 | (random.nextLong() >>> 6);
+                }
+                case UUID_V7_SUBMILLI -> {
+                    long unixMs = ms + 1_288_834_974_657L;
+                    long fraction = (long) ((micros % 1000) * 4.096);
+                    long stamp = Math.max(unixMs << 12 | fraction, lastStamp + 1);
+                    lastStamp = stamp;
+                    out[0] = (stamp >>> 12) << 16 | 0x7000L | (stamp & 0xFFF);
+                    out[1] = 0x8000_0000_0000_0000L | (random.nextLong() >>> 2);
+                }
+                case BLOCKS -> {
+                    if (blockNext == blockEnd) {
+                        counter[0] += RealKey.BLOCK_SIZE;
+                        blockEnd = counter[0] + 1;
+                        blockNext = blockEnd - RealKey.BLOCK_SIZE;
+                    }
+                    out[0] = blockNext++;
+                }
+                default -> { // UUIDv4, binary or text: the order of random keys does not matter
+                    out[0] = shared.nextLong() & ~0xF000L | 0x4000L;
+                    out[1] = shared.nextLong() >>> 2 | 0x8000_0000_0000_0000L;
+                }
+            }
+        }
+    }
+
+    /** Configuration of a {@link WorkloadPredictor}. */
+    public static final class Builder {
+        private final IndexEngine engine;
+        private final RealKey key;
+        private Workload workload = new Workload(100_000, 1, 100, 100, 0, 0, false, 1);
+        private ClientStyle client = ClientStyle.SINGLE;
+        private Timing timing;
+        private double rowsPerSecond;
+        private int seeds = 3;
+        private boolean secondary;
+
+        private Builder(IndexEngine engine, RealKey key) {
+            if (engine == null || key == null) {
+                throw new IllegalArgumentException("engine and key are required; got " + engine + " and " + key);
+            }
+            this.engine = engine;
+            this.key = key;
+        }
+
+        /**
+         * @param w rows, writers, rows per transaction, row size (payload), seed; its {@code multiRow}
+         *     selects {@link ClientStyle#MULTI_ROW}
+         * @return this builder
+         */
+        public Builder workload(Workload w) {
+            if (w == null) {
+                throw new IllegalArgumentException("workload is required");
+            }
+            if (w.rows() > 20_000_000) {
+                throw new IllegalArgumentException("rows " + w.rows() + " is out of range for a prediction; expected 1..20000000");
+            }
+            this.workload = w;
+            return this;
+        }
+
+        /**
+         * @param style how writers send their rows (default single INSERTs)
+         * @return this builder
+         */
+        public Builder client(ClientStyle style) {
+            if (style == null) {
+                throw new IllegalArgumentException("client style is required");
+            }
+            this.client = style;
+            return this;
+        }
+
+        /**
+         * @param t statement, commit and think times (default: the engine's, calibrated on the recorded runs)
+         * @return this builder
+         */
+        public Builder timing(Timing t) {
+            this.timing = t;
+            return this;
+        }
+
+        /**
+         * The insert rate of all writers together; the commit time is set so the simulated writers
+         * reach it. 0 (the default) keeps the engine's calibrated timing.
+         *
+         * @param rate rows per second, 0 or 1 to 10,000,000
+         * @return this builder
+         */
+        public Builder rowsPerSecond(double rate) {
+            if (!(rate == 0 || rate >= 1 && rate <= 1e7)) {
+                throw new IllegalArgumentException("insert rate " + rate + " rows/s is out of range; expected 0 (unknown) or 1..10000000");
+            }
+            this.rowsPerSecond = rate;
+            return this;
+        }
+
+        /**
+         * @param n simulations per spread, 1 to 50 (default 3; twice as many are run)
+         * @return this builder
+         */
+        public Builder seeds(int n) {
+            if (n < 1 || n > 50) {
+                throw new IllegalArgumentException("seeds " + n + " is out of range; expected 1..50");
+            }
+            this.seeds = n;
+            return this;
+        }
+
+        /**
+         * Predicts a secondary index on the key (a {@code public_id}) beside a {@code BIGINT}
+         * primary key, instead of the key as the primary key: its entries hold the key and the
+         * row's locator (InnoDB: the primary key; PostgreSQL: the heap tuple id; SQLite: the
+         * rowid), not the row; the row size does not matter.
+         *
+         * @param on whether the index is a secondary one (default false)
+         * @return this builder
+         */
+        public Builder secondary(boolean on) {
+            this.secondary = on;
+            return this;
+        }
+
+        ClientStyle multiRowFromWorkload() {
+            return workload.multiRow() ? ClientStyle.MULTI_ROW : client;
+        }
+
+        /** @return the predictor */
+        public WorkloadPredictor build() {
+            return new WorkloadPredictor(this);
+        }
+    }
+}
