@@ -131,6 +131,20 @@ class CheckedMachineIdTest {
         });
     }
 
+    @Test
+    void autoWithADataSourceButNoJdbcLeaseLibraryWarns(CapturedOutput output) throws Exception {
+        String url = "jdbc:h2:mem:idgen_checked_nolib_test;DB_CLOSE_DELAY=-1";
+        instance(url, "sa", "idgen_checked_nolib_t").withPropertyValues("idgen.machine-id.check-with=auto")
+                .withClassLoader(new org.springframework.boot.test.context.FilteredClassLoader("dev.idgen.lease.jdbc"))
+                .run(c -> {
+                    assertThat(c).hasNotFailed();
+                    assertThat(c.getBean(MachineIdLease.class).machineId()).isEqualTo(7L);
+                    assertThat(c.getBean(IdgenHealthIndicator.class).health().getDetails())
+                            .containsEntry("machineIdChecked", false);
+                });
+        assertThat(output.getAll()).contains(WARNING);
+    }
+
     /** The properties block of the "Ids from configuration" section in docs/spring-boot.md. */
     static Properties documentedSnippet() throws IOException {
         String doc = Files.readString(Path.of("..", "docs", "spring-boot.md"));
