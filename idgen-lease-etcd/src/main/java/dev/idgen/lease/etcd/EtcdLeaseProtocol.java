@@ -126,6 +126,26 @@ final class EtcdLeaseProtocol {
     }
 
     /**
+     * Who holds {@code id}: the owner written in its key, the etcd lease it is bound to and that
+     * lease's remaining TTL in whole seconds (-1 if the lease is gone); {@code null} if the key is absent.
+     */
+    record Holder(String owner, long leaseId, long ttlSeconds) {
+    }
+
+    Holder holder(long id) throws EtcdCallException {
+        GetResponse r = await(client.getKVClient().get(idKey(id)), claimTimeoutMillis);
+        if (r.getKvs().isEmpty()) {
+            return null;
+        }
+        KeyValue kv = r.getKvs().get(0);
+        String v = kv.getValue().toString(StandardCharsets.UTF_8);
+        int space = v.indexOf(' ');
+        LeaseTimeToLiveResponse ttl = await(client.getLeaseClient().timeToLive(kv.getLease(), LeaseOption.DEFAULT),
+                claimTimeoutMillis);
+        return new Holder(space >= 0 ? v.substring(space + 1) : v, kv.getLease(), ttl.getTTL());
+    }
+
+    /**
      * Grants a new etcd lease: the grant, sent at local time {@code t}, proves the lease lives on the
      * server until {@code t}'s real instant plus the TTL it reports, at least.
      */

@@ -606,6 +606,8 @@ public final class EtcdMachineIdLease extends GuardedLease {
         private static final int MAX_REGRANTS = 3;
 
         private final LeaseSettings settings = new LeaseSettings(Duration.ofSeconds(30), 1023);
+        /** The one id to claim, or -1: claim the lowest free id. */
+        private long exactId = -1;
         private LongConsumer afterGrant = leaseId -> { };
         private LongSupplier nanos = System::nanoTime;
 
@@ -707,6 +709,27 @@ public final class EtcdMachineIdLease extends GuardedLease {
         }
 
         /**
+         * Claims exactly this id rather than the lowest free one: for an id given by configuration
+         * ({@code fixed}, an environment variable, a pod ordinal), so that a second process given
+         * the same id fails at start (naming the holder) instead of repeating its IDs. The lease
+         * renews and fences as any other; it never moves to another id: once another holder took
+         * it, it stays fenced until its own id is free again ({@link #reclaimAnyId(boolean)} does
+         * not apply).
+         *
+         * @param machineId the id, in 0..{@link #maxMachineId(long) maxMachineId}
+         * @return this builder
+         * @throws IllegalArgumentException if the id is negative
+         */
+        public Builder machineId(long machineId) {
+            if (machineId < 0) {
+                throw new IllegalArgumentException("machineId = " + machineId + " is negative; allowed: 0..maxMachineId"
+                        + " (default 1023)");
+            }
+            this.exactId = machineId;
+            return this;
+        }
+
+        /**
          * @param anyId whether a lease whose id was taken (its etcd lease expired and another holder
          *     claimed the id, or a copy of this process renewed first) claims the lowest free id when
          *     its own is not free; default {@code true}. {@code false}: it waits, fenced, for its own
@@ -758,6 +781,11 @@ public final class EtcdMachineIdLease extends GuardedLease {
         public EtcdMachineIdLease acquire() {
             LeaseTimings timings = settings.timings();
             long maxMachineId = settings.maxMachineId();
+            if (exactId > maxMachineId) {
+                throw new IllegalArgumentException("machineId = " + exactId + " is above maxMachineId = " + maxMachineId
+                        + "; allowed: 0.." + maxMachineId + " (raise maxMachineId up to the layout's maxMachineId()"
+                        + " for a wider id)");
+            }
             EtcdLeaseProtocol protocol = new EtcdLeaseProtocol(client, namespace, settings.ownerOrDefault(),
                     timings.ttl().toSeconds(), callTimeoutMillis(timings),
                     Math.max(callTimeoutMillis(timings), timings.ttl().toMillis()), settings.clock(), nanos);
@@ -768,9 +796,13 @@ public final class EtcdMachineIdLease extends GuardedLease {
             try {
                 grant = protocol.grant();
                 afterGrant.accept(grant.leaseId());
-                Set<Long> held = protocol.heldIds();
+                if (exactId >= 0) {
+                    id = exactId;
+                    mark = claimExact(protocol, grant.leaseId(), claimNonce);
+                }
+                Set<Long> held = exactId >= 0 ? Set.of() : protocol.heldIds();
                 int regrants = 0;
-                for (long i = 0; i <= maxMachineId && mark == null; i++) {
+                for (long i = 0; exactId < 0 && i <= maxMachineId && mark == null; i++) {
                     if (held.contains(i)) {
                         continue;
                     }
@@ -801,7 +833,7 @@ public final class EtcdMachineIdLease extends GuardedLease {
                         + e.getMessage(), e);
             }
             EtcdMachineIdLease lease = new EtcdMachineIdLease(protocol, timings, settings.clock(), nanos, id,
-                    grant.leaseId(), maxMachineId, settings.reclaimAnyId());
+                    grant.leaseId(), maxMachineId, exactId < 0 && settings.reclaimAnyId()); // an exact id never moves
             boolean held;
             try {
                 synchronized (lease.lock) {
@@ -826,6 +858,35 @@ public final class EtcdMachineIdLease extends GuardedLease {
                 lease.startBackground(timings.renewEvery());
             }
             return lease;
+        }
+
+        /**
+         * Claims exactly {@code exactId} under {@code leaseId}; a live holder fails the claim by name
+         * (revoking our grant). A key that went between the claim and the read is tried again, at
+         * most three times.
+         */
+        private Row claimExact(EtcdLeaseProtocol protocol, long leaseId, long nonce) throws EtcdCallException {
+            for (int attempt = 0; attempt < 3; attempt++) {
+                Row row = protocol.claim(exactId, leaseId, nonce);
+                if (row != null) {
+                    return row;
+                }
+                EtcdLeaseProtocol.Holder h = protocol.holder(exactId);
+                if (h != null && h.ttlSeconds() >= 0) {
+                    protocol.revokeQuietly(leaseId);
+                    throw new MachineIdLeaseException("Machine id " + exactId + " under etcd " + namespace
+                            + " is held by a live lease of owner '" + h.owner() + "' (etcd lease "
+                            + Long.toHexString(h.leaseId()) + ") until about "
+                            + settings.clock().instant().plusSeconds(h.ttlSeconds()).truncatedTo(
+                                    java.time.temporal.ChronoUnit.SECONDS) + " (" + h.ttlSeconds()
+                            + " s of its TTL left): another process runs with this id. Give this process an id of its"
+                            + " own, or stop that one; if it has stopped already, the id is free once its claim has"
+                            + " expired");
+                }
+            }
+            protocol.revokeQuietly(leaseId);
+            throw new MachineIdLeaseException("Lost the race for machine id " + exactId + " under etcd " + namespace
+                    + " 3 times over; several processes are starting with this id");
         }
 
         /** The call timeout, at least 100 ms. */

@@ -124,6 +124,39 @@ final class JdbcLeaseProtocol {
     }
 
     /**
+     * Claims exactly {@code machineId} (a configured id): its row if expired, or a new row.
+     *
+     * @return our row just after the claim
+     * @throws MachineIdLeaseException naming the holder and when its claim ends, if the row is live
+     */
+    Row claimExact(long machineId) throws SQLException {
+        try (Connection c = connection()) {
+            for (int attempt = 0; attempt < 3; attempt++) {
+                Row row = tryClaim(c, machineId);
+                if (row != null) {
+                    return row;
+                }
+                Row holder = readRow(c, machineId);
+                if (holder != null && holder.expiresMillis >= holder.dbNowMillis) {
+                    throw new MachineIdLeaseException(heldBy(holder));
+                }
+                // the row expired (or went) between our claim and the read: try again
+            }
+            throw new MachineIdLeaseException("Lost the race for machine id " + machineId + " in table " + table.name
+                    + " 3 times over to other claimers of the same id; several processes are starting with this id");
+        }
+    }
+
+    private String heldBy(Row holder) {
+        long left = holder.expiresMillis - holder.dbNowMillis;
+        return "Machine id " + holder.machineId + " in table " + table.name + " is held by a live lease of owner '"
+                + holder.owner + "' (token " + holder.token + ") until "
+                + java.time.Instant.ofEpochMilli(holder.expiresMillis) + " by the database's clock (" + left
+                + " ms from now): another process runs with this id. Give this process an id of its own, or stop"
+                + " that one; if it has stopped already, the id is free once its claim has expired";
+    }
+
+    /**
      * Claims {@code machineId} again if its row has expired.
      *
      * @return our row just after the claim, or {@code null} if the row is live

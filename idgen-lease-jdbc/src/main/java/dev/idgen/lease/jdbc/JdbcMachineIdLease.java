@@ -37,7 +37,8 @@ import org.slf4j.LoggerFactory;
  * database's clock, or that has no row yet, with one conditional {@code UPDATE ... WHERE
  * expires_ms < now} or a plain {@code INSERT} (a primary-key violation means another claimer won).
  * Each claim adds one to the row's {@code token}; only the holder with the current owner and token
- * can renew or release the row. The claim raises the row's mark above the fence the expiry it
+ * can renew or release the row. {@link Builder#machineId(long)} claims one given id instead, and
+ * fails naming the live holder when there is one. The claim raises the row's mark above the fence the expiry it
  * replaces allowed, so the new holder starts above every ID the earlier one could make.
  *
  * <p><b>Fencing by time.</b> Every renewal sets {@code expires_ms = db_now + ttl} and reads it
@@ -130,7 +131,8 @@ public final class JdbcMachineIdLease extends GuardedLease {
 
     /**
      * {@return whether this lease, once another holder took its id, claims any free id
-     * ({@link Builder#reclaimAnyId(boolean)}) rather than waiting for its own}
+     * ({@link Builder#reclaimAnyId(boolean)}) rather than waiting for its own; false for an exact
+     * id ({@link Builder#machineId(long)})}
      */
     public boolean reclaimsAnyId() {
         return reclaimAnyId;
@@ -405,6 +407,8 @@ public final class JdbcMachineIdLease extends GuardedLease {
         private String table = "idgen_machine_lease";
         private SqlDialect dialect;
         private boolean createTable;
+        /** The one id to claim, or -1: claim the lowest free id. */
+        private long exactId = -1;
         private final LeaseSettings settings = new LeaseSettings(Duration.ofSeconds(30), 1023);
 
         private Builder(DataSource dataSource) {
@@ -446,6 +450,26 @@ public final class JdbcMachineIdLease extends GuardedLease {
          */
         public Builder maxMachineId(long maxMachineId) {
             settings.maxMachineId(maxMachineId);
+            return this;
+        }
+
+        /**
+         * Claims exactly this id rather than the lowest free one: for an id given by configuration
+         * ({@code fixed}, an environment variable, a pod ordinal), so that a second process given
+         * the same id fails at start instead of repeating the first one's IDs. The lease renews and
+         * fences as any other; it never moves to another id: once another holder took it, it stays
+         * fenced until its own id is free again ({@link #reclaimAnyId(boolean)} does not apply).
+         *
+         * @param machineId the id, in 0..{@link #maxMachineId(long) maxMachineId}
+         * @return this builder
+         * @throws IllegalArgumentException if the id is negative
+         */
+        public Builder machineId(long machineId) {
+            if (machineId < 0) {
+                throw new IllegalArgumentException("machineId = " + machineId + " is negative; allowed: 0..maxMachineId"
+                        + " (default 1023)");
+            }
+            this.exactId = machineId;
             return this;
         }
 
@@ -559,17 +583,24 @@ public final class JdbcMachineIdLease extends GuardedLease {
         }
 
         /**
-         * Claims the lowest free machine id, renews it once (a claim's own write opens no fence) and
+         * Claims the lowest free machine id (or exactly {@link #machineId(long)}), renews it once (a
+         * claim's own write opens no fence) and
          * returns the lease, renewing in the background.
          *
          * @return the lease, held
-         * @throws MachineIdLeaseException if every id is held, the table is missing or the database
+         * @throws MachineIdLeaseException if every id is held (or the exact id is: the message names its
+         *     holder's owner and when its claim expires), the table is missing or the database
          *     unreachable, or the clocks differ by more than {@link #maxClockSkew(Duration)}
          * @throws IllegalArgumentException naming the numbers, if the timings do not fit
          *     ({@link LeaseTimings})
          */
         public JdbcMachineIdLease acquire() {
             LeaseTimings timings = settings.timings();
+            if (exactId > settings.maxMachineId()) {
+                throw new IllegalArgumentException("machineId = " + exactId + " is above maxMachineId = "
+                        + settings.maxMachineId() + "; allowed: 0.." + settings.maxMachineId() + " (raise maxMachineId"
+                        + " up to the layout's maxMachineId() for a wider id)");
+            }
             if (createTable) {
                 createTableNow();
             }
@@ -581,14 +612,14 @@ public final class JdbcMachineIdLease extends GuardedLease {
                             settings.ownerOrDefault(), timings.ttl().toMillis(), timings.fenceOffsetMillis(),
                             timings.maxClockSkew().toMillis(), queryTimeoutSeconds(timings), settings.clock());
                 }
-                row = protocol.claimLowestFree(settings.maxMachineId());
+                row = exactId >= 0 ? protocol.claimExact(exactId) : protocol.claimLowestFree(settings.maxMachineId());
             } catch (SQLException e) {
                 throw new MachineIdLeaseException("Could not claim a machine id in table " + table
                         + " (create it with createTable(true) or the shipped DDL): " + e.getMessage(), e);
             }
             long id = row.machineId();
             JdbcMachineIdLease lease = new JdbcMachineIdLease(protocol, timings, settings.clock(), id,
-                    settings.maxMachineId(), settings.reclaimAnyId());
+                    settings.maxMachineId(), exactId < 0 && settings.reclaimAnyId()); // an exact id never moves
             boolean held;
             try {
                 synchronized (lease.lock) {

@@ -242,6 +242,24 @@ final class RedisLeaseProtocol {
                 num(r, 4), before, after, sent);
     }
 
+    /** Who holds a key: its value ({@code "<token>/<owner>"}, empty if absent) and its expiry by Redis's clock. */
+    record Holder(String value, long expiresMillis, boolean live) {
+    }
+
+    /** Reads the lease key of {@code machineId}, its remaining TTL and Redis's time, in one script. */
+    Holder holder(long machineId) throws RedisLeaseIoException {
+        List<Object> r = run(HOLDER, new String[] {leaseKey(machineId)});
+        Object v = r.get(0);
+        long pttl = num(r, 1);
+        long now = num(r, 2);
+        return new Holder(v instanceof String str ? str : "", pttl > 0 ? now + pttl : now, pttl > 0);
+    }
+
+    private static final String HOLDER = "local v = redis.call('GET', KEYS[1])\n"
+            + "local t = redis.call('TIME')\n"
+            + "return {v or '', redis.call('PTTL', KEYS[1]),"
+            + " tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)}";
+
     /**
      * Claims the lowest free id of {@code 0..maxMachineId}, a run of {@link #CHUNK} ids per script.
      *

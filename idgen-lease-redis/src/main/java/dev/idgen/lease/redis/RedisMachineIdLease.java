@@ -436,6 +436,8 @@ public final class RedisMachineIdLease extends GuardedLease {
     public static final class Builder {
         private final StatefulRedisConnection<String, String> connection;
         private String keyPrefix = "idgen:lease:";
+        /** The one id to claim, or -1: claim the lowest free id. */
+        private long exactId = -1;
         private final LeaseSettings settings = new LeaseSettings(Duration.ofSeconds(30),
                 SnowflakeLayout.TWITTER.maxMachineId());
         private String space = "the default space 0..1023 (Twitter layout, 10 machine bits)";
@@ -552,6 +554,27 @@ public final class RedisMachineIdLease extends GuardedLease {
         }
 
         /**
+         * Claims exactly this id rather than the lowest free one: for an id given by configuration
+         * ({@code fixed}, an environment variable, a pod ordinal), so that a second process given
+         * the same id fails at start (naming the holder) instead of repeating its IDs. The lease
+         * renews and fences as any other; it never moves to another id: once another holder took
+         * it, it stays fenced until its own id is free again ({@link #reclaimAnyId(boolean)} does
+         * not apply).
+         *
+         * @param machineId the id, in 0..{@link #maxMachineId(long) maxMachineId}
+         * @return this builder
+         * @throws IllegalArgumentException if the id is negative
+         */
+        public Builder machineId(long machineId) {
+            if (machineId < 0) {
+                throw new IllegalArgumentException("machineId = " + machineId + " is negative; allowed: 0..maxMachineId"
+                        + " (default 1023)");
+            }
+            this.exactId = machineId;
+            return this;
+        }
+
+        /**
          * What the lease does once another holder has taken its id (it was paused, or cut off from
          * Redis, for longer than the TTL) or another copy of this process renewed it first: claim its
          * own id again if free, else the lowest free id, and carry the generator on under it
@@ -593,13 +616,17 @@ public final class RedisMachineIdLease extends GuardedLease {
         public RedisMachineIdLease acquire() {
             LeaseTimings timings = settings.timings();
             long maxMachineId = settings.maxMachineId();
+            if (exactId > maxMachineId) {
+                throw new IllegalArgumentException("machineId = " + exactId + " is above maxMachineId = " + maxMachineId
+                        + "; allowed: 0.." + maxMachineId + " (raise maxMachineId, or give the layout, for a wider id)");
+            }
             RedisLeaseProtocol protocol = new RedisLeaseProtocol(connection, keyPrefix, settings.ownerOrDefault(),
                     timings.ttl().toMillis(), timings.fenceOffsetMillis(), timings.maxClockSkew().toMillis(),
                     timings.callTimeout(), settings.clock());
             Reply claim;
             try {
                 awaitUptime(protocol, timings.ttl().toMillis());
-                claim = protocol.claimLowestFree(maxMachineId);
+                claim = exactId >= 0 ? claimExact(protocol, exactId) : protocol.claimLowestFree(maxMachineId);
             } catch (RedisLeaseIoException e) {
                 throw new MachineIdLeaseException("Could not claim a machine id under Redis key prefix " + keyPrefix
                         + ": " + e.getMessage(), e.getCause());
@@ -611,7 +638,7 @@ public final class RedisMachineIdLease extends GuardedLease {
                         + " builder.layout(it)");
             }
             RedisMachineIdLease lease = new RedisMachineIdLease(protocol, timings, settings.clock(),
-                    claim.machineId(), settings.reclaimAnyId(), maxMachineId);
+                    claim.machineId(), exactId < 0 && settings.reclaimAnyId(), maxMachineId); // an exact id never moves
             // the claim is ours until takeClaim says otherwise: close() below then frees it at once
             lease.token = claim.token();
             lease.nonce = claim.nonce();
@@ -639,6 +666,32 @@ public final class RedisMachineIdLease extends GuardedLease {
                 lease.startBackground(timings.renewEvery());
             }
             return lease;
+        }
+
+        /**
+         * Claims exactly {@code id}; a live holder fails the claim by name. A key that expired between
+         * the claim and the read is tried again, at most three times.
+         */
+        private static Reply claimExact(RedisLeaseProtocol protocol, long id) throws RedisLeaseIoException {
+            for (int attempt = 0; attempt < 3; attempt++) {
+                Reply r = protocol.claimFirstFree(id, id);
+                if (r.ok()) {
+                    return r;
+                }
+                RedisLeaseProtocol.Holder h = protocol.holder(id);
+                if (h.live()) {
+                    String v = h.value();
+                    int slash = v.indexOf('/');
+                    throw new MachineIdLeaseException("Machine id " + id + " at Redis key " + protocol.leaseKey(id)
+                            + " is held by a live lease of owner '" + (slash >= 0 ? v.substring(slash + 1) : v)
+                            + "' (token " + (slash >= 0 ? v.substring(0, slash) : "?") + ") until "
+                            + java.time.Instant.ofEpochMilli(h.expiresMillis()) + " by Redis's clock: another process"
+                            + " runs with this id. Give this process an id of its own, or stop that one; if it has"
+                            + " stopped already, the id is free once its claim has expired");
+                }
+            }
+            throw new MachineIdLeaseException("Lost the race for machine id " + id + " at Redis key "
+                    + protocol.leaseKey(id) + " 3 times over; several processes are starting with this id");
         }
 
         /** Waits until Redis has surely been up for longer than the TTL: a restart may have lost live claims. */

@@ -161,16 +161,22 @@ final class Configure {
         if (IdgenHealthIndicator.checksUniqueness(lease)) {
             return;
         }
-        String where = switch (p.getSource()) {
+        String where = where(p);
+        LOG.warn("Machine id {} comes from idgen.machine-id.source={} ({}) and nothing checks that no other process"
+                + " uses it: two processes on one id repeat each other's IDs. To have it checked, set"
+                + " idgen.machine-id.source to jdbc, zookeeper, redis or etcd (a lease hands out ids no other holder"
+                + " has), or keep the source and set idgen.machine-id.check-with=jdbc to claim this id in a lease"
+                + " table of the application's DataSource.", lease.machineId(), sourceName(p.getSource()), where);
+    }
+
+    /** {@return the property or environment variable a fixed, env or pod-ordinal id comes from} */
+    static String where(IdgenProperties.MachineId p) {
+        return switch (p.getSource()) {
             case FIXED -> "idgen.machine-id.value";
             case ENV, POD_ORDINAL -> "the environment variable " + variable(p,
                     p.getSource() == IdgenProperties.Source.ENV ? "MACHINE_ID" : "HOSTNAME");
             default -> "idgen.machine-id.*";
         };
-        LOG.warn("Machine id {} comes from idgen.machine-id.source={} ({}) and nothing checks that no other process"
-                + " uses it: two processes on one id repeat each other's IDs. To have it checked, set"
-                + " idgen.machine-id.source to jdbc, zookeeper, redis or etcd (a lease hands out ids no other holder"
-                + " has).", lease.machineId(), sourceName(p.getSource()), where);
     }
 
     static String sourceName(IdgenProperties.Source source) {

@@ -75,7 +75,8 @@ public class IdgenAutoConfiguration {
         }
 
         /**
-         * fixed, env and pod-ordinal; and the message when the source is missing or cannot be used.
+         * fixed, env and pod-ordinal (claimed exactly in a lease table when idgen.machine-id.check-with
+         * finds one: {@link CheckedIds}); and the message when the source is missing or cannot be used.
          * The jdbc and zookeeper leases come from the lease auto-configurations, which run first.
          */
         @Bean
@@ -83,6 +84,11 @@ public class IdgenAutoConfiguration {
         MachineIdLease idgenMachineIdLease(IdgenProperties properties, SnowflakeLayout layout,
                 ObjectProvider<DataSource> dataSource) {
             MachineIdLease lease = Configure.lease(properties.getMachineId(), layout, dataSource.getIfAvailable() != null);
+            MachineIdLease checked = CheckedIds.claim(properties.getMachineId(), layout, lease,
+                    dataSource.getIfAvailable());
+            if (checked != null) {
+                return checked; // released (close()) by Spring at shutdown
+            }
             Configure.warnIfUnchecked(properties.getMachineId(), lease);
             return lease;
         }

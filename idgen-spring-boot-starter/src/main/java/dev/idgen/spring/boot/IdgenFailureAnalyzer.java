@@ -15,7 +15,8 @@ public final class IdgenFailureAnalyzer extends AbstractFailureAnalyzer<IdgenCon
 
     @Override
     protected FailureAnalysis analyze(Throwable rootFailure, IdgenConfigurationException cause) {
-        return new FailureAnalysis(cause.getMessage(),
-                "Set the idgen.* properties named above (the table of them is in docs/spring-boot.md).", cause);
+        String action = cause.action() != null ? cause.action()
+                : "Set the idgen.* properties named above (the table of them is in docs/spring-boot.md).";
+        return new FailureAnalysis(cause.getMessage(), action, cause);
     }
 }

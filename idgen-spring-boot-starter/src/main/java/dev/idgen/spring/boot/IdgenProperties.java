@@ -84,6 +84,16 @@ public class IdgenProperties {
         ETCD
     }
 
+    /** Where a machine id from {@code fixed}, {@code env} or {@code pod-ordinal} is claimed, so two processes cannot share it. */
+    public enum CheckWith {
+        /** {@code jdbc} when idgen-lease-jdbc is on the classpath and the application has a DataSource; else {@code none}. */
+        AUTO,
+        /** Claim the id exactly in the lease table {@code idgen.machine-id.jdbc.*} of the application's DataSource. */
+        JDBC,
+        /** Nothing checks the id; the starter warns once at start and health shows {@code machineIdChecked: false}. */
+        NONE
+    }
+
     /** {@code idgen.snowflake.*}. */
     public static class Snowflake {
         /** Whether to make a SnowflakeGenerator bean (and so require a machine id). */
@@ -270,6 +280,11 @@ public class IdgenProperties {
          * claims any free id and carries the generator on under it; false waits for its own id.
          */
         private boolean reclaimAnyId = true;
+        /**
+         * Where an id from fixed, env or pod-ordinal is claimed exactly (renewed and fenced like a
+         * leased id), so a second process on the same id fails at start: auto, jdbc or none.
+         */
+        private CheckWith checkWith = CheckWith.AUTO;
         private final Jdbc jdbc = new Jdbc();
         private final Zookeeper zookeeper = new Zookeeper();
         private final Redis redis = new Redis();
@@ -333,6 +348,20 @@ public class IdgenProperties {
          */
         public void setReclaimAnyId(boolean reclaimAnyId) {
             this.reclaimAnyId = reclaimAnyId;
+        }
+
+        /** {@return where an id from configuration or the environment is claimed} */
+        public CheckWith getCheckWith() {
+            return checkWith;
+        }
+
+        /**
+         * Sets where an id from configuration or the environment is claimed.
+         *
+         * @param checkWith auto, jdbc or none
+         */
+        public void setCheckWith(CheckWith checkWith) {
+            this.checkWith = checkWith;
         }
 
         /** {@return the JDBC lease's properties} */

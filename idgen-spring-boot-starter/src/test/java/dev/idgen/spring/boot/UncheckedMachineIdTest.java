@@ -53,7 +53,7 @@ class UncheckedMachineIdTest {
     private static String documentedWarning() throws java.io.IOException {
         String doc = java.nio.file.Files.readString(java.nio.file.Path.of("..", "docs", "spring-boot.md"));
         int section = doc.indexOf("\n## Ids from configuration");
-        int start = doc.indexOf("```\n", section) + 4;
+        int start = doc.indexOf("```\nWARN", section) + 4; // the log block, not the properties one
         String block = doc.substring(start, doc.indexOf("```", start)).strip().replace("\n", " ");
         assertThat(block).startsWith("WARN dev.idgen.spring.boot.IdgenAutoConfiguration -- Machine id 41");
         return block;

@@ -1,0 +1,75 @@
+package dev.idgen.lease.etcd;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.idgen.machine.MachineIdLeaseException;
+import io.etcd.jetcd.Client;
+import java.time.Instant;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** {@code machineId(long)} on etcd: a configured id claimed exactly, a second claimer refused by name. */
+class ExactMachineIdTest {
+
+    private static EtcdCluster etcd;
+    private static Client client;
+
+    @BeforeAll
+    static void startEtcd() {
+        etcd = EtcdCluster.start(1);
+        client = Client.builder().endpoints(etcd.endpoint(0)).build();
+    }
+
+    @AfterAll
+    static void stopEtcd() {
+        if (client != null) {
+            client.close();
+        }
+        if (etcd != null) {
+            etcd.close();
+        }
+    }
+
+    @Test
+    void aSecondClaimerOfTheSameIdFailsNamingTheFirst() {
+        String ns = "/idgen-etcd-exact-test/" + System.nanoTime();
+        EtcdMachineIdLease first = EtcdMachineIdLease.builder(client).namespace(ns).maxMachineId(9).machineId(5)
+                .owner("first-instance").background(false).acquire();
+        try {
+            assertEquals(5, first.machineId(), "the exact id, not the lowest free one (0)");
+            long before = System.currentTimeMillis();
+            MachineIdLeaseException e = assertThrows(MachineIdLeaseException.class, () -> EtcdMachineIdLease
+                    .builder(client).namespace(ns).maxMachineId(9).machineId(5).owner("second-instance")
+                    .background(false).acquire());
+            String m = e.getMessage();
+            assertTrue(m.startsWith("Machine id 5 under etcd " + ns + " is held by a live lease of owner"
+                    + " 'first-instance' (etcd lease "), m);
+            assertTrue(m.contains("another process runs with this id"), m);
+            Matcher until = Pattern.compile("until about (\\S+) \\((\\d+) s of its TTL left\\)").matcher(m);
+            assertTrue(until.find(), m);
+            long left = Long.parseLong(until.group(2));
+            assertTrue(left > 20 && left <= 30, "most of the 30 s TTL is left: " + m);
+            long expires = Instant.parse(until.group(1)).toEpochMilli();
+            assertTrue(expires > before + 19_000 && expires < before + 32_000, m);
+            assertTrue(first.isHeld(), "the first holder keeps its id");
+
+            EtcdMachineIdLease other = EtcdMachineIdLease.builder(client).namespace(ns).maxMachineId(9)
+                    .background(false).acquire();
+            assertEquals(0, other.machineId(), "a lease with no exact id still claims the lowest free id");
+            other.close();
+            IllegalArgumentException above = assertThrows(IllegalArgumentException.class, () -> EtcdMachineIdLease
+                    .builder(client).namespace(ns).maxMachineId(9).machineId(10).acquire());
+            assertEquals("machineId = 10 is above maxMachineId = 9; allowed: 0..9 (raise maxMachineId up to the"
+                    + " layout's maxMachineId() for a wider id)", above.getMessage());
+        } finally {
+            first.close();
+        }
+        assertFalse(first.isHeld());
+    }
+}
