@@ -66,6 +66,7 @@ public final class IdgenCommand implements Callable<Integer> {
         cmd.addSubcommand(new SnowflakeCommand(context));
         cmd.addSubcommand(new Uuid7Command(context));
         cmd.addSubcommand(new Uuid4Command());
+        cmd.addSubcommand(new SegmentCommand());
         cmd.addSubcommand(new DecodeCommand(context));
         cmd.addSubcommand(new IndexCommand(context));
         cmd.addSubcommand(new DemoCommand(context));

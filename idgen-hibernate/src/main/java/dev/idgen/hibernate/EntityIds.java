@@ -2,11 +2,15 @@ package dev.idgen.hibernate;
 
 import dev.idgen.IdGenerator;
 import dev.idgen.LongIdGenerator;
+import dev.idgen.segment.SegmentGenerator;
+import dev.idgen.segment.SegmentSource;
+import java.util.Objects;
 import java.util.UUID;
+import java.util.function.Function;
 
 /**
- * The generators behind {@link Snowflake @Snowflake} and {@link UuidV7 @UuidV7} for one Hibernate
- * session factory.
+ * The generators behind {@link Snowflake @Snowflake}, {@link UuidV7 @UuidV7} and
+ * {@link SegmentId @SegmentId} for one Hibernate session factory.
  *
  * <p>Hibernate finds them under the setting {@link #SETTING}: put an {@code EntityIds} there (the
  * Spring Boot starter puts one built from its generator beans). Without that setting every session
@@ -17,7 +21,14 @@ import java.util.UUID;
  * settings.put(EntityIds.SETTING, EntityIds.of(snowflake, IdGenerators.uuidV7()));
  * }</pre>
  *
- * <p>Both methods are called once per annotated attribute while the session factory is built, so a
+ * <p>For {@link SegmentId @SegmentId}, add a segment store with {@link #withSegments(SegmentSource, long)}:
+ *
+ * <pre>{@code
+ * SegmentSource store = JdbcSegmentSource.builder(dataSource).createTable(true).build();
+ * settings.put(EntityIds.SETTING, EntityIds.of(snowflake, IdGenerators.uuidV7()).withSegments(store, 100));
+ * }</pre>
+ *
+ * <p>These methods are called once per annotated attribute while the session factory is built, so a
  * missing generator fails the start-up, not the first insert.
  */
 public interface EntityIds {
@@ -40,6 +51,49 @@ public interface EntityIds {
      * @throws IllegalStateException if none is configured
      */
     IdGenerator<UUID> uuidV7();
+
+    /**
+     * The generator of {@link SegmentId @SegmentId} values for one counter.
+     *
+     * @param name the counter's name, from {@link SegmentId#value()}
+     * @return the generator; the same one for every call with this name
+     * @throws IllegalStateException if no segment store is configured (the default); the message
+     *         says how to configure one
+     */
+    default LongIdGenerator segment(String name) {
+        throw new IllegalStateException("@SegmentId(\"" + name + "\") is used, but the EntityIds in force (" + this
+                + ") has no segment store: give Hibernate, under setting " + SETTING + ", an EntityIds made with"
+                + " withSegments(source, step), e.g. EntityIds.of(snowflake, uuidV7).withSegments("
+                + "JdbcSegmentSource.builder(dataSource).build(), 100)");
+    }
+
+    /**
+     * These generators, plus one {@link SegmentGenerator} per {@link SegmentId @SegmentId} counter
+     * taking ranges of {@code step} numbers from {@code source}, with the generator's default
+     * prefetch and wait. Each generator is made on first use (while the session factory is built)
+     * and owns a daemon fetch thread.
+     *
+     * @param source the segment store
+     * @param step numbers per range, 1 to {@link SegmentGenerator#MAX_STEP}
+     * @return the combined ids
+     * @throws IllegalArgumentException if {@code step} is out of range
+     */
+    default EntityIds withSegments(SegmentSource source, long step) {
+        Objects.requireNonNull(source, "source");
+        SegmentGenerator.checkStep(step);
+        return withSegments(name -> SegmentGenerator.builder().source(source).name(name).step(step).build());
+    }
+
+    /**
+     * These generators, plus segment generators made by {@code factory}, once per counter name
+     * (for prefetch bounds, waits or a step per counter).
+     *
+     * @param factory makes the generator for a counter name
+     * @return the combined ids
+     */
+    default EntityIds withSegments(Function<String, ? extends LongIdGenerator> factory) {
+        return new SegmentEntityIds(this, Objects.requireNonNull(factory, "factory"));
+    }
 
     /**
      * Fixed generators.
@@ -69,7 +123,9 @@ public interface EntityIds {
      *       {@link dev.idgen.snowflake.SnowflakeLayout.FieldOrder#MACHINE_TIME_SEQUENCE}).</li>
      * </ul>
      * Without a machine id, {@link #snowflake()} fails with a message naming both. The UUIDv7
-     * generator needs no configuration (monotonic, system clock).
+     * generator needs no configuration (monotonic, system clock). Segment stores are not
+     * configured from the environment: {@link #segment(String)} fails, naming
+     * {@link #withSegments(SegmentSource, long)}.
      *
      * @return the process-wide generators
      */

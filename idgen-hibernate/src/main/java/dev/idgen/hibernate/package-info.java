@@ -1,6 +1,7 @@
 /**
  * Hibernate ORM (and JPA) glue: {@link dev.idgen.hibernate.Snowflake @Snowflake} and
- * {@link dev.idgen.hibernate.UuidV7 @UuidV7} make entity ids, or plain columns, on INSERT.
+ * {@link dev.idgen.hibernate.UuidV7 @UuidV7} make entity ids, or plain columns, on INSERT;
+ * {@link dev.idgen.hibernate.SegmentId @SegmentId} makes dense increasing numbers from a segment store.
  *
  * <pre>{@code
  * @Entity

@@ -21,7 +21,13 @@ final class Factories {
     }
 
     static SessionFactory build(TestDatabase db, EntityIds ids, Class<?>... entities) {
+        return build(db, ids, Map.of(), entities);
+    }
+
+    /** As {@link #build(TestDatabase, EntityIds, Class[])}, with {@code overrides} on top of the engine's settings. */
+    static SessionFactory build(TestDatabase db, EntityIds ids, Map<String, Object> overrides, Class<?>... entities) {
         Map<String, Object> settings = db.hibernateSettings();
+        settings.putAll(overrides);
         if (ids != null) {
             settings.put(EntityIds.SETTING, ids);
         }
