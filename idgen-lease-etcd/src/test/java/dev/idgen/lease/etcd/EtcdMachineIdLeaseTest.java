@@ -254,6 +254,10 @@ class EtcdMachineIdLeaseTest {
         InstantSource clock = () -> Instant.ofEpochMilli(System.currentTimeMillis() + offset[0]);
         EtcdMachineIdLease lease = EtcdLeaseBackend.timings(EtcdMachineIdLease.builder(client)).namespace(namespace(info))
                 .maxMachineId(0).clock(clock).background(false).acquire();
+        // this clock follows real time, so the restore watch compares it with the monotonic clock as
+        // it does the system clock (an injected clock is otherwise watched for a new pid only)
+        lease.watchIncarnation(new IncarnationWatch(() -> ProcessHandle.current().pid(), clock, System::nanoTime,
+                lease.timings().maxClockSkew().toMillis()));
         SnowflakeGenerator g = SnowflakeGenerator.builder().layout(LAYOUT).clock(clock).machineId(lease).build();
         g.nextLong();
         assertTrue(lease.renewNow(), lease.toString());
