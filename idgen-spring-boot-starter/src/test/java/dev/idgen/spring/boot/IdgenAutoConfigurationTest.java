@@ -163,7 +163,10 @@ class IdgenAutoConfigurationTest {
 
     @Configuration(proxyBeanMethods = false)
     static class OwnBeans {
-        static final SnowflakeGenerator SNOWFLAKE = SnowflakeGenerator.builder().machineId(5).build();
+        // held for the whole JVM by this static field: outside the registry, or it would refuse every
+        // later generator of this test JVM whose ID space overlaps id 5's (any machine-first one)
+        static final SnowflakeGenerator SNOWFLAKE = SnowflakeGenerator.builder().machineId(5).skipMachineIdRegistry()
+                .build();
         static final UuidV7Generator UUID_V7 = UuidV7Generator.builder().build();
 
         @Bean
