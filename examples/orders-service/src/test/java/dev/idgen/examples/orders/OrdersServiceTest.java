@@ -75,7 +75,10 @@ class OrdersServiceTest {
                 "--idgen.machine-id.jdbc.table=" + SCHEMA + ".idgen_orders_lease",
                 // short, so that a taken-over lease shows within a second and comes back within seconds
                 "--idgen.machine-id.jdbc.ttl=4s",
-                "--idgen.machine-id.jdbc.renew-every=300ms");
+                "--idgen.machine-id.jdbc.renew-every=300ms",
+                // the takeover below keeps the instance out until its own id is free again; by default
+                // a lease would claim another free id within a renewal and carry on
+                "--idgen.machine-id.reclaim-any-id=false");
         port = ((WebServerApplicationContext) app).getWebServer().getPort();
     }
 
