@@ -2,8 +2,8 @@ package dev.idgen.segment;
 
 /**
  * The store behind a {@link SegmentGenerator}: it keeps one counter per name and hands out ranges
- * of it. Implementations live next to the store's client ({@code idgen-lease-jdbc},
- * {@code idgen-lease-redis}); {@link InMemorySegmentSource} serves tests and benchmarks.
+ * of it. Implementations live next to the store's client ({@code idgen-jdbc},
+ * {@code idgen-redis}); {@link InMemorySegmentSource} serves tests and benchmarks.
  *
  * <p>The contract, which every implementation keeps and the generators rely on (invariant 7):
  * <ul>

@@ -9,7 +9,7 @@ import org.springframework.util.ClassUtils;
  * An id from {@code fixed}, {@code env} or {@code pod-ordinal}, claimed exactly in a lease store
  * ({@code idgen.machine-id.check-with}) so a second instance on the same id fails at start instead
  * of repeating the first one's IDs. The rule for {@code auto}: the JDBC lease table when
- * idgen-lease-jdbc is on the classpath and the application has a DataSource, else nothing (the
+ * idgen-jdbc is on the classpath and the application has a DataSource, else nothing (the
  * starter then warns once, {@link Configure#warnIfUnchecked}).
  */
 final class CheckedIds {
@@ -45,7 +45,7 @@ final class CheckedIds {
             case JDBC:
                 if (!jdbcPresent || dataSource == null) {
                     throw new IdgenConfigurationException("idgen.machine-id.check-with=jdbc needs "
-                            + (!jdbcPresent ? "dev.idgen:idgen-lease-jdbc on the classpath"
+                            + (!jdbcPresent ? "dev.idgen:idgen-jdbc on the classpath"
                                     : "a DataSource bean (spring.datasource.url)")
                             + "; or set idgen.machine-id.check-with=none to start with the id unchecked");
                 }

@@ -20,13 +20,13 @@ final class Configure {
             + "  env          the id in an environment variable (idgen.machine-id.variable, default MACHINE_ID)\n"
             + "  pod-ordinal  the ordinal of a StatefulSet pod, orders-7 -> 7 (pod name in idgen.machine-id.variable,"
             + " default HOSTNAME)\n"
-            + "  jdbc         a lease in a table of the application's DataSource (needs dev.idgen:idgen-lease-jdbc)\n"
+            + "  jdbc         a lease in a table of the application's DataSource (needs dev.idgen:idgen-jdbc)\n"
             + "  zookeeper    a lease on ZooKeeper at idgen.machine-id.zookeeper.connect-string"
-            + " (needs dev.idgen:idgen-lease-zookeeper)\n"
+            + " (needs dev.idgen:idgen-zookeeper)\n"
             + "  redis        a lease on Redis at idgen.machine-id.redis.url, or the application's RedisClient"
-            + " (needs dev.idgen:idgen-lease-redis)\n"
+            + " (needs dev.idgen:idgen-redis)\n"
             + "  etcd         a lease on etcd at idgen.machine-id.etcd.endpoints, or the application's jetcd Client"
-            + " (needs dev.idgen:idgen-lease-etcd)\n"
+            + " (needs dev.idgen:idgen-etcd)\n"
             + "or set idgen.snowflake.enabled=false if the application makes no Snowflake ids";
 
     private Configure() {
@@ -114,19 +114,19 @@ final class Configure {
                 case POD_ORDINAL -> MachineIds.fromPodOrdinal(variable(p, "HOSTNAME"), layout.maxMachineId());
                 case JDBC -> throw new IdgenConfigurationException(
                         !ClassUtils.isPresent("dev.idgen.lease.jdbc.JdbcMachineIdLease", null)
-                                ? "idgen.machine-id.source=jdbc needs dev.idgen:idgen-lease-jdbc on the classpath"
+                                ? "idgen.machine-id.source=jdbc needs dev.idgen:idgen-jdbc on the classpath"
                                 : !hasDataSource ? "idgen.machine-id.source=jdbc needs a DataSource bean"
                                         + " (spring.datasource.url)"
                                 : "idgen.machine-id.source=jdbc: the JDBC lease was not configured");
                 case ZOOKEEPER -> throw new IdgenConfigurationException(
-                        "idgen.machine-id.source=zookeeper needs dev.idgen:idgen-lease-zookeeper and"
+                        "idgen.machine-id.source=zookeeper needs dev.idgen:idgen-zookeeper and"
                                 + " org.apache.curator:curator-framework on the classpath");
                 case REDIS -> throw new IdgenConfigurationException(
-                        "idgen.machine-id.source=redis needs dev.idgen:idgen-lease-redis and io.lettuce:lettuce-core"
+                        "idgen.machine-id.source=redis needs dev.idgen:idgen-redis and io.lettuce:lettuce-core"
                                 + " on the classpath" + missing("dev.idgen.lease.redis.RedisMachineIdLease",
                                 "io.lettuce.core.RedisClient"));
                 case ETCD -> throw new IdgenConfigurationException(
-                        "idgen.machine-id.source=etcd needs dev.idgen:idgen-lease-etcd and io.etcd:jetcd-core on the"
+                        "idgen.machine-id.source=etcd needs dev.idgen:idgen-etcd and io.etcd:jetcd-core on the"
                                 + " classpath" + missing("dev.idgen.lease.etcd.EtcdMachineIdLease",
                                 "io.etcd.jetcd.Client"));
             };

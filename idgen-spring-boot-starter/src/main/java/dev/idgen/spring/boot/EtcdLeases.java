@@ -12,7 +12,7 @@ import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.ConditionContext;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 
-/** {@code idgen.machine-id.source=etcd}; loaded only when idgen-lease-etcd and jetcd are present. */
+/** {@code idgen.machine-id.source=etcd}; loaded only when idgen-etcd and jetcd are present. */
 final class EtcdLeases {
 
     static final String ENDPOINTS = "idgen.machine-id.etcd.endpoints";

@@ -17,8 +17,8 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * The machine-id leases that need a coordinator: {@code idgen.machine-id.source=jdbc} (a table in
- * the application's {@code DataSource}, idgen-lease-jdbc), {@code zookeeper} (idgen-lease-zookeeper),
- * {@code redis} (idgen-lease-redis) and {@code etcd} (idgen-lease-etcd). Each applies only when its
+ * the application's {@code DataSource}, idgen-jdbc), {@code zookeeper} (idgen-zookeeper),
+ * {@code redis} (idgen-redis) and {@code etcd} (idgen-etcd). Each applies only when its
  * library is present; the client it uses is the application's own bean, or one made from
  * {@code idgen.machine-id.<source>.*}.
  * The lease is claimed when the bean is made and released ({@code close()}) when the context

@@ -74,19 +74,19 @@ public class IdgenProperties {
         ENV,
         /** The ordinal of a StatefulSet pod whose name is in {@code idgen.machine-id.variable} (default {@code HOSTNAME}). */
         POD_ORDINAL,
-        /** A lease on a table in the application's {@code DataSource} (idgen-lease-jdbc). */
+        /** A lease on a table in the application's {@code DataSource} (idgen-jdbc). */
         JDBC,
-        /** A lease on ZooKeeper (idgen-lease-zookeeper). */
+        /** A lease on ZooKeeper (idgen-zookeeper). */
         ZOOKEEPER,
-        /** A lease on Redis (idgen-lease-redis, Lettuce). */
+        /** A lease on Redis (idgen-redis, Lettuce). */
         REDIS,
-        /** A lease on etcd (idgen-lease-etcd, jetcd). */
+        /** A lease on etcd (idgen-etcd, jetcd). */
         ETCD
     }
 
     /** Where a machine id from {@code fixed}, {@code env} or {@code pod-ordinal} is claimed, so two processes cannot share it. */
     public enum CheckWith {
-        /** {@code jdbc} when idgen-lease-jdbc is on the classpath and the application has a DataSource; else {@code none}. */
+        /** {@code jdbc} when idgen-jdbc is on the classpath and the application has a DataSource; else {@code none}. */
         AUTO,
         /** Claim the id exactly in the lease table {@code idgen.machine-id.jdbc.*} of the application's DataSource. */
         JDBC,

@@ -6,7 +6,7 @@ import dev.idgen.machine.MachineIdLeaseException;
 import dev.idgen.snowflake.SnowflakeLayout;
 import javax.sql.DataSource;
 
-/** {@code idgen.machine-id.source=jdbc}; loaded only when idgen-lease-jdbc is present. */
+/** {@code idgen.machine-id.source=jdbc}; loaded only when idgen-jdbc is present. */
 final class JdbcLeases {
 
     private JdbcLeases() {

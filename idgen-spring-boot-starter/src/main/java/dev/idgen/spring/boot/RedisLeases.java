@@ -8,7 +8,7 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.api.StatefulRedisConnection;
 
-/** {@code idgen.machine-id.source=redis}; loaded only when idgen-lease-redis and Lettuce are present. */
+/** {@code idgen.machine-id.source=redis}; loaded only when idgen-redis and Lettuce are present. */
 final class RedisLeases {
 
     static final String NEEDS = "idgen.machine-id.source=redis needs idgen.machine-id.redis.url"

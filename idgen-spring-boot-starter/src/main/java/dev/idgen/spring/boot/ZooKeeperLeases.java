@@ -9,7 +9,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 
-/** {@code idgen.machine-id.source=zookeeper}; loaded only when idgen-lease-zookeeper is present. */
+/** {@code idgen.machine-id.source=zookeeper}; loaded only when idgen-zookeeper is present. */
 final class ZooKeeperLeases {
 
     private ZooKeeperLeases() {

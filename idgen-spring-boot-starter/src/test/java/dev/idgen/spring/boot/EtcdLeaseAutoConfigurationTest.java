@@ -26,7 +26,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /**
  * {@code idgen.machine-id.source=etcd} against a private etcd member started for this class on free
- * loopback ports (the lease's own test {@link EtcdCluster}, from idgen-lease-etcd's test jar).
+ * loopback ports (the lease's own test {@link EtcdCluster}, from idgen-etcd's test jar).
  */
 class EtcdLeaseAutoConfigurationTest {
 
@@ -133,7 +133,7 @@ class EtcdLeaseAutoConfigurationTest {
         runner.withClassLoader(new FilteredClassLoader(EtcdMachineIdLease.class))
                 .withPropertyValues("idgen.machine-id.source=etcd", "idgen.machine-id.etcd.endpoints=http://127.0.0.1:1")
                 .run(context -> assertThat(IdgenAutoConfigurationTest.rootCause(context.getStartupFailure()))
-                        .hasMessage("idgen.machine-id.source=etcd needs dev.idgen:idgen-lease-etcd and"
+                        .hasMessage("idgen.machine-id.source=etcd needs dev.idgen:idgen-etcd and"
                                 + " io.etcd:jetcd-core on the classpath; missing: dev.idgen.lease.etcd.EtcdMachineIdLease"));
         runner.withClassLoader(new FilteredClassLoader("io.etcd"))
                 .withPropertyValues("idgen.machine-id.source=etcd", "idgen.machine-id.etcd.endpoints=http://127.0.0.1:1")

@@ -48,8 +48,8 @@ class IdgenAutoConfigurationTest {
             assertThat(root.getMessage()).contains("idgen.machine-id.source", "fixed", "env", "pod-ordinal", "jdbc",
                     "zookeeper", "idgen.snowflake.enabled=false");
             assertThat(root.getMessage()).contains("\n  redis        a lease on Redis at idgen.machine-id.redis.url",
-                    "(needs dev.idgen:idgen-lease-redis)", "\n  etcd         a lease on etcd at idgen.machine-id.etcd.endpoints",
-                    "(needs dev.idgen:idgen-lease-etcd)");
+                    "(needs dev.idgen:idgen-redis)", "\n  etcd         a lease on etcd at idgen.machine-id.etcd.endpoints",
+                    "(needs dev.idgen:idgen-etcd)");
         });
     }
 

@@ -160,7 +160,7 @@ class RedisLeaseAutoConfigurationTest {
         runner.withClassLoader(new FilteredClassLoader(RedisMachineIdLease.class))
                 .withPropertyValues("idgen.machine-id.source=redis", "idgen.machine-id.redis.url=" + URL)
                 .run(context -> assertThat(IdgenAutoConfigurationTest.rootCause(context.getStartupFailure()))
-                        .hasMessage("idgen.machine-id.source=redis needs dev.idgen:idgen-lease-redis and"
+                        .hasMessage("idgen.machine-id.source=redis needs dev.idgen:idgen-redis and"
                                 + " io.lettuce:lettuce-core on the classpath; missing:"
                                 + " dev.idgen.lease.redis.RedisMachineIdLease"));
         runner.withClassLoader(new FilteredClassLoader("io.lettuce"))
