@@ -55,7 +55,9 @@ import org.slf4j.LoggerFactory;
  * keeps {@code target} ranges ready beyond the current one, where {@code target} follows the rate:
  * enough ranges to last {@link Builder#horizon horizon} at the current range's lifetime, growing at
  * once when ranges go fast and shrinking by one per range when they go slowly, within
- * {@link Builder#prefetch(int, int)}. A caller finding every range spent waits at most
+ * {@link Builder#prefetch(int, int)}. The caller that moves to a new range sets the target and wakes
+ * the task only once half the target is spent, so a fast caller pays one wake-up per
+ * {@code target / 2} ranges, not one per range. A caller finding every range spent waits at most
  * {@link Builder#maxWait(Duration)} for the store, asking again every
  * {@link Builder#retryPause(Duration)}, then fails with a {@link SegmentUnavailableException} naming
  * the store, the name and what was tried. Failures of the store while ranges remain are only
@@ -106,7 +108,12 @@ public final class SegmentGenerator implements LongIdGenerator, AutoCloseable {
     // --- prefetch state; written by the prefetch task, which never runs twice at once (see drain) ---
     /** The last range of the chain. */
     private Segment tail;
-    private long adaptedAtSwitch;
+    /** {@code tail.index}, for callers deciding whether to wake the task. */
+    private volatile long tailIndex;
+    /**
+     * Ranges to keep ready beyond the current one. Set by the caller that moved to a new range; two
+     * such moves racing can lose one step of adaptation, which the next move makes up.
+     */
     private volatile int target;
 
     private final AtomicInteger pending = new AtomicInteger();
@@ -136,7 +143,7 @@ public final class SegmentGenerator implements LongIdGenerator, AutoCloseable {
         this.retryPauseNanos = b.retryPause.toNanos();
         this.clock = b.clock;
         this.executor = b.executor;
-        Segment start = new Segment(0, -1, Instant.EPOCH); // spent from the start: the first call fetches
+        Segment start = new Segment(0, 0, -1, Instant.EPOCH); // spent from the start: the first call fetches
         this.current = start;
         this.tail = start;
         this.target = minPrefetch;
@@ -206,14 +213,38 @@ public final class SegmentGenerator implements LongIdGenerator, AutoCloseable {
         }
     }
 
+    /** Runs once per range, on the caller that moved to it: adapts the target, wakes the task if due. */
     private void switched(Segment spent, Segment now) {
         long t = clock.millis();
+        int tgt = target;
         if (spent.first <= spent.last) {
-            lastLifetimeMillis = Math.max(0, t - spent.activatedMillis);
+            long life = Math.max(0, t - spent.activatedMillis);
+            lastLifetimeMillis = life;
+            tgt = adapt(tgt, life);
         }
         now.activatedMillis = t;
         switches.incrementAndGet();
-        requestPrefetch();
+        // wake the task once half the target is spent (at target 1: when the last ready range
+        // begins, as before). With target 0 a fetch starts only when a caller finds nothing ready.
+        if (tgt > 0 && tailIndex - now.index <= tgt >> 1) {
+            requestPrefetch();
+        }
+    }
+
+    /** {@return the new target for a range that lasted {@code life} ms: grow at once, shrink by one} */
+    private int adapt(int t, long life) {
+        long l = Math.max(1, life);
+        long wanted = horizonMillis / l + (horizonMillis % l == 0 ? 0 : 1);
+        int next = t;
+        if (wanted > t) {
+            next = (int) Math.min(maxPrefetch, wanted);
+        } else if (wanted < t) {
+            next = Math.max(minPrefetch, t - 1);
+        }
+        if (next != t) {
+            target = next;
+        }
+        return next;
     }
 
     private Segment awaitSuccessor(Segment s) {
@@ -326,7 +357,6 @@ public final class SegmentGenerator implements LongIdGenerator, AutoCloseable {
     }
 
     private void fill() {
-        adapt();
         Segment cur = current;
         int ready = 0;
         for (Segment x = cur.successor; x != null; x = x.successor) {
@@ -355,9 +385,10 @@ public final class SegmentGenerator implements LongIdGenerator, AutoCloseable {
                         + "]; refused (did the store's counter go back: a restore, a failover, lost data?)"));
                 return;
             }
-            Segment seg = new Segment(g.first(), g.last(), g.storeTime());
+            Segment seg = new Segment(tail.index + 1, g.first(), g.last(), g.storeTime());
             tail.successor = seg; // publishes the range to callers
             tail = seg;
+            tailIndex = seg.index;
             ready++;
             if (failureStreak > 0) {
                 LOG.info("segment '{}' on {}: store answers again after {} failed grants", name, source.describe(),
@@ -366,23 +397,6 @@ public final class SegmentGenerator implements LongIdGenerator, AutoCloseable {
             failureStreak = 0;
             failingSince = null;
             signalWaiters();
-        }
-    }
-
-    /** Sets the target from the last range's lifetime, once per move to a new range. */
-    private void adapt() {
-        long sw = switches.get();
-        long life = lastLifetimeMillis;
-        if (sw == adaptedAtSwitch || life < 0) {
-            return;
-        }
-        adaptedAtSwitch = sw;
-        long wanted = horizonMillis / Math.max(1, life) + (horizonMillis % Math.max(1, life) == 0 ? 0 : 1);
-        int t = target;
-        if (wanted > t) {
-            target = (int) Math.min(maxPrefetch, wanted); // fast: grow at once
-        } else if (wanted < t) {
-            target = Math.max(minPrefetch, t - 1); // slow: shrink a step at a time
         }
     }
 
@@ -517,6 +531,8 @@ public final class SegmentGenerator implements LongIdGenerator, AutoCloseable {
     }
 
     static final class Segment extends PadAfter {
+        /** Position in the chain: 0 for the empty start, then 1, 2, ... in fetch order. */
+        final long index;
         final long first;
         final long last;
         final Instant storeTime;
@@ -524,7 +540,8 @@ public final class SegmentGenerator implements LongIdGenerator, AutoCloseable {
         volatile Segment successor;
         volatile long activatedMillis;
 
-        Segment(long first, long last, Instant storeTime) {
+        Segment(long index, long first, long last, Instant storeTime) {
+            this.index = index;
             this.first = first;
             this.last = last;
             this.storeTime = storeTime;

@@ -127,7 +127,9 @@ class SegmentGeneratorTest {
             }
             g.nextLong(); // third range: the move measures the second's lifetime (0 ms)
             assertEquals(8, g.prefetchTarget(), "a range that lasted under 1 ms wants the maximum");
-            assertEquals(3 + 8, source.grants(), "three ranges begun and eight ready");
+            // the target reached 8 at the move to range 2, which fetched up to range 10; the move to
+            // range 3 left 7 ready, more than half the target, so it did not wake the task
+            assertEquals(10, source.grants(), "three ranges begun and seven ready");
             // now slow: every range lasts 1 s, beyond the horizon; the target steps down one per range
             List<Integer> targets = new ArrayList<>();
             for (int r = 0; r < 9; r++) {
@@ -146,6 +148,28 @@ class SegmentGeneratorTest {
                 }
             }
             assertEquals(4, g.prefetchTarget());
+        }
+    }
+
+    @Test
+    void aFastCallerWakesTheTaskOnceHalfTheTargetIsSpentNotOnEveryRange() {
+        InMemorySegmentSource source = new InMemorySegmentSource();
+        try (SegmentGenerator g = inline(source).step(10).prefetch(1, 8).horizon(Duration.ofMillis(100)).build()) {
+            for (int i = 0; i < 11; i++) { // the move to range 2 measures range 1 (0 ms): target 8
+                g.nextLong();
+            }
+            assertEquals(8, g.prefetchTarget());
+            assertEquals(10, source.grants(), "range 2 begun, ranges 3 to 10 ready");
+            List<Long> grantsAtEachMove = new ArrayList<>();
+            for (int range = 3; range <= 11; range++) {
+                for (int i = 0; i < 10; i++) {
+                    g.nextLong();
+                }
+                grantsAtEachMove.add(source.grants());
+            }
+            // moves to ranges 3..11; the task tops up to 8 ready when 4 or fewer are left (ranges 6 and 10)
+            assertEquals(List.of(10L, 10L, 10L, 14L, 14L, 14L, 14L, 18L, 18L), grantsAtEachMove);
+            assertEquals(102, g.nextLong(), "101 numbers handed out before: none skipped across the moves");
         }
     }
 
