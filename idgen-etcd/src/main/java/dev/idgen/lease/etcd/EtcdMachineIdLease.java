@@ -258,7 +258,7 @@ public final class EtcdMachineIdLease extends GuardedLease {
         try {
             boolean ours = protocol.release(id, lease, lastNonce, mark, markCap(), guard().timings().fenceOffsetMillis());
             LOG.info("Released machine id {} under etcd {} (high-water mark {}{})", id, protocol.namespace(),
-                    mark, ours ? "" : "; the key was no longer ours");
+                    LeaseGuard.markText(mark), ours ? "" : "; the key was no longer ours");
         } catch (EtcdCallException e) {
             LOG.warn("Releasing machine id {} under etcd {} failed; it frees itself when the etcd lease expires: {}",
                     machineId(), protocol.namespace(), e.getMessage());
@@ -852,7 +852,7 @@ public final class EtcdMachineIdLease extends GuardedLease {
                         + timings.headroom().toMillis() + " ms)");
             }
             LOG.info("Claimed machine id {} under etcd {} (etcd lease {}, ttl {} s, high-water mark {}, fence {})", id,
-                    namespace, Long.toHexString(grant.leaseId()), grant.ttlSeconds(), lease.highWaterMark(),
+                    namespace, Long.toHexString(grant.leaseId()), grant.ttlSeconds(), LeaseGuard.markText(lease.highWaterMark()),
                     lease.fence());
             if (settings.background()) {
                 lease.startBackground(timings.renewEvery());

@@ -245,7 +245,8 @@ public final class JdbcMachineIdLease extends GuardedLease {
         }
         try {
             boolean ours = protocol.release(rowId, token, nonce, pendingNonce, mark);
-            LOG.info("Released machine id {} in table {} (high-water mark {}{})", rowId, protocol.tableName(), mark,
+            LOG.info("Released machine id {} in table {} (high-water mark {}{})", rowId, protocol.tableName(),
+                    LeaseGuard.markText(mark),
                     ours ? "" : "; the row was no longer ours");
         } catch (SQLException e) {
             LOG.warn("Releasing machine id {} in table {} failed; it frees itself when the lease expires: {}",
@@ -637,7 +638,7 @@ public final class JdbcMachineIdLease extends GuardedLease {
                         + why + "; fix the clock (NTP) or the timings before claiming a machine id");
             }
             LOG.info("Claimed machine id {} in table {} (token {}, high-water mark {}, clock skew {} ms, fence {})", id,
-                    table, lease.token, lease.highWaterMark(), lease.guard().skewMillis(), lease.fence());
+                    table, lease.token, LeaseGuard.markText(lease.highWaterMark()), lease.guard().skewMillis(), lease.fence());
             if (settings.background()) {
                 lease.startBackground(timings.renewEvery());
             }

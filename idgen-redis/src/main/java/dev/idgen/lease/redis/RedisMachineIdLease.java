@@ -254,7 +254,8 @@ public final class RedisMachineIdLease extends GuardedLease {
         }
         try {
             boolean ours = protocol.release(id, tok, n, mark);
-            LOG.info("Released machine id {} at Redis key {} (high-water mark {}{})", id, protocol.leaseKey(id), mark,
+            LOG.info("Released machine id {} at Redis key {} (high-water mark {}{})", id, protocol.leaseKey(id),
+                    LeaseGuard.markText(mark),
                     ours ? "" : "; the key was no longer ours");
         } catch (RedisLeaseIoException e) {
             LOG.warn("Releasing machine id {} at Redis key {} failed; it frees itself when the lease expires: {}",

@@ -381,7 +381,8 @@ public final class ZkMachineIdLease extends GuardedLease {
                 // which the fence already covers
                 writeMark(mark, false);
                 protocol.release(machineId(), sessionId);
-                LOG.info("Released machine id {} under {} (high-water mark {})", machineId(), protocol.root(), mark);
+                LOG.info("Released machine id {} under {} (high-water mark {})", machineId(), protocol.root(),
+                        LeaseGuard.markText(mark));
             }
         } catch (Exception e) {
             if (e instanceof InterruptedException) {
@@ -993,7 +994,7 @@ public final class ZkMachineIdLease extends GuardedLease {
                         + refused + "; fix the clock (NTP) before claiming a machine id, or widen the layout");
             }
             LOG.info("Claimed machine id {} under {} (session 0x{}, high-water mark {}, clock skew {} ms, contact"
-                    + " every {} ms)", claim.id(), path, Long.toHexString(claim.session()), lease.highWaterMark(),
+                    + " every {} ms)", claim.id(), path, Long.toHexString(claim.session()), LeaseGuard.markText(lease.highWaterMark()),
                     claim.skew(), timings.renewEvery().toMillis());
             try {
                 lease.start(timings.renewEvery().toMillis(), settings.background());
