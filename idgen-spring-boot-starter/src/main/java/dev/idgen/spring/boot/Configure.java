@@ -165,8 +165,9 @@ final class Configure {
         LOG.warn("Machine id {} comes from idgen.machine-id.source={} ({}) and nothing checks that no other process"
                 + " uses it: two processes on one id repeat each other's IDs. To have it checked, set"
                 + " idgen.machine-id.source to jdbc, zookeeper, redis or etcd (a lease hands out ids no other holder"
-                + " has), or keep the source and set idgen.machine-id.check-with=jdbc to claim this id in a lease"
-                + " table of the application's DataSource.", lease.machineId(), sourceName(p.getSource()), where);
+                + " has), or keep the source and give the application a lease store to claim this id in"
+                + " (idgen.machine-id.check-with=jdbc, redis, zookeeper or etcd).", lease.machineId(),
+                sourceName(p.getSource()), where);
     }
 
     /** {@return the property or environment variable a fixed, env or pod-ordinal id comes from} */

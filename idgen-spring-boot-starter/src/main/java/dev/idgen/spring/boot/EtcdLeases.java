@@ -48,6 +48,18 @@ final class EtcdLeases {
         }
     }
 
+    /** Claims exactly {@code id} (from fixed, env or pod-ordinal); renewed and fenced, never moved. */
+    static MachineIdLease acquireExact(IdgenProperties.Etcd p, SnowflakeLayout layout, Client client, long id) {
+        if (client == null) {
+            throw new IdgenConfigurationException("idgen.machine-id.check-with=etcd needs " + ENDPOINTS
+                    + " (http://host:2379,...) or a jetcd Client bean");
+        }
+        EtcdMachineIdLease.Builder b = EtcdMachineIdLease.builder(client).namespace(p.getNamespace())
+                .maxMachineId(layout.maxMachineId()).machineId(id);
+        p.timings(b::ttl, b::renewEvery);
+        return b.acquire();
+    }
+
     /** Whether {@code idgen.machine-id.etcd.endpoints} holds at least one URL, in either list form. */
     static final class OnEndpoints extends SpringBootCondition {
         @Override

@@ -82,10 +82,10 @@ public class IdgenAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean({MachineIdLease.class, SnowflakeGenerator.class})
         MachineIdLease idgenMachineIdLease(IdgenProperties properties, SnowflakeLayout layout,
-                ObjectProvider<DataSource> dataSource) {
+                ObjectProvider<DataSource> dataSource, org.springframework.core.env.Environment environment) {
             MachineIdLease lease = Configure.lease(properties.getMachineId(), layout, dataSource.getIfAvailable() != null);
             MachineIdLease checked = CheckedIds.claim(properties.getMachineId(), layout, lease,
-                    dataSource.getIfAvailable());
+                    dataSource.getIfAvailable(), org.springframework.boot.context.properties.bind.Binder.get(environment));
             if (checked != null) {
                 return checked; // released (close()) by Spring at shutdown
             }

@@ -20,7 +20,9 @@ import org.springframework.context.annotation.Configuration;
  * the application's {@code DataSource}, idgen-jdbc), {@code zookeeper} (idgen-zookeeper),
  * {@code redis} (idgen-redis) and {@code etcd} (idgen-etcd). Each applies only when its
  * library is present; the client it uses is the application's own bean, or one made from
- * {@code idgen.machine-id.<source>.*}.
+ * {@code idgen.machine-id.<source>.*}. The Redis, ZooKeeper and etcd configurations also apply when
+ * that store checks an id from {@code fixed}, {@code env} or {@code pod-ordinal}
+ * ({@code idgen.machine-id.check-with}, {@link CheckedIds}): the lease then claims exactly that id.
  * The lease is claimed when the bean is made and released ({@code close()}) when the context
  * closes, after everything that uses the Snowflake generator. Runs before
  * {@link IdgenAutoConfiguration}, which builds the generator on it.
@@ -54,7 +56,7 @@ public class IdgenLeaseAutoConfiguration {
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(name = {"dev.idgen.lease.zookeeper.ZkMachineIdLease",
             "org.apache.curator.framework.CuratorFramework"})
-    @ConditionalOnProperty(name = "idgen.machine-id.source", havingValue = "zookeeper")
+    @Conditional(CheckedIds.OnZooKeeper.class)
     static class ZooKeeper {
 
         @Bean(destroyMethod = "close")
@@ -69,8 +71,12 @@ public class IdgenLeaseAutoConfiguration {
         MachineIdLease idgenMachineIdLease(IdgenProperties properties, SnowflakeLayout layout,
                 ObjectProvider<org.apache.curator.framework.CuratorFramework> client) {
             // made while the lease is made, the client is destroyed after it (singletons go in reverse order)
-            return ZooKeeperLeases.acquire(properties.getMachineId().getZookeeper(), layout, client.getIfAvailable(),
-                    properties.getMachineId().isReclaimAnyId());
+            IdgenProperties.MachineId p = properties.getMachineId();
+            if (p.getSource() != IdgenProperties.Source.ZOOKEEPER) {
+                return CheckedIds.claimExact(p, layout, "ZooKeeper under " + p.getZookeeper().getPath(),
+                        id -> ZooKeeperLeases.acquireExact(p.getZookeeper(), layout, client.getIfAvailable(), id));
+            }
+            return ZooKeeperLeases.acquire(p.getZookeeper(), layout, client.getIfAvailable(), p.isReclaimAnyId());
         }
     }
 
@@ -81,7 +87,7 @@ public class IdgenLeaseAutoConfiguration {
      */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(name = {"dev.idgen.lease.redis.RedisMachineIdLease", "io.lettuce.core.RedisClient"})
-    @ConditionalOnProperty(name = "idgen.machine-id.source", havingValue = "redis")
+    @Conditional(CheckedIds.OnRedis.class)
     static class Redis {
 
         @Bean
@@ -105,15 +111,19 @@ public class IdgenLeaseAutoConfiguration {
         MachineIdLease idgenMachineIdLease(IdgenProperties properties, SnowflakeLayout layout,
                 RedisLeases.LeaseConnection connection) {
             // the lease depends on the connection bean, so Spring closes the lease (releasing the id) first
-            return RedisLeases.acquire(properties.getMachineId().getRedis(), layout, connection,
-                    properties.getMachineId().isReclaimAnyId());
+            IdgenProperties.MachineId p = properties.getMachineId();
+            if (p.getSource() != IdgenProperties.Source.REDIS) {
+                return CheckedIds.claimExact(p, layout, "Redis under key prefix " + p.getRedis().getKeyPrefix(),
+                        id -> RedisLeases.acquireExact(p.getRedis(), layout, connection, id));
+            }
+            return RedisLeases.acquire(p.getRedis(), layout, connection, p.isReclaimAnyId());
         }
     }
 
     /** {@code idgen.machine-id.source=etcd}: the application's jetcd {@code Client} bean, else one for the endpoints. */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(name = {"dev.idgen.lease.etcd.EtcdMachineIdLease", "io.etcd.jetcd.Client"})
-    @ConditionalOnProperty(name = "idgen.machine-id.source", havingValue = "etcd")
+    @Conditional(CheckedIds.OnEtcd.class)
     static class Etcd {
 
         @Bean
@@ -128,8 +138,12 @@ public class IdgenLeaseAutoConfiguration {
         MachineIdLease idgenMachineIdLease(IdgenProperties properties, SnowflakeLayout layout,
                 ObjectProvider<io.etcd.jetcd.Client> client) {
             // made while the lease is made, the client is destroyed after it (singletons go in reverse order)
-            return EtcdLeases.acquire(properties.getMachineId().getEtcd(), layout, client.getIfUnique(),
-                    properties.getMachineId().isReclaimAnyId());
+            IdgenProperties.MachineId p = properties.getMachineId();
+            if (p.getSource() != IdgenProperties.Source.ETCD) {
+                return CheckedIds.claimExact(p, layout, "etcd under " + p.getEtcd().getNamespace(),
+                        id -> EtcdLeases.acquireExact(p.getEtcd(), layout, client.getIfUnique(), id));
+            }
+            return EtcdLeases.acquire(p.getEtcd(), layout, client.getIfUnique(), p.isReclaimAnyId());
         }
     }
 }

@@ -86,10 +86,21 @@ public class IdgenProperties {
 
     /** Where a machine id from {@code fixed}, {@code env} or {@code pod-ordinal} is claimed, so two processes cannot share it. */
     public enum CheckWith {
-        /** {@code jdbc} when idgen-jdbc is on the classpath and the application has a DataSource; else {@code none}. */
+        /**
+         * The first store the application has: {@code jdbc} (idgen-jdbc and a DataSource), {@code redis}
+         * ({@code idgen.machine-id.redis.url}), {@code zookeeper} ({@code idgen.machine-id.zookeeper.connect-string}),
+         * {@code etcd} ({@code idgen.machine-id.etcd.endpoints}), each with its idgen module and client on the
+         * classpath; else {@code none}.
+         */
         AUTO,
         /** Claim the id exactly in the lease table {@code idgen.machine-id.jdbc.*} of the application's DataSource. */
         JDBC,
+        /** Claim the id exactly under {@code idgen.machine-id.redis.key-prefix} (the url, or the application's client). */
+        REDIS,
+        /** Claim the id exactly under {@code idgen.machine-id.zookeeper.path}. */
+        ZOOKEEPER,
+        /** Claim the id exactly under {@code idgen.machine-id.etcd.namespace}. */
+        ETCD,
         /** Nothing checks the id; the starter warns once at start and health shows {@code machineIdChecked: false}. */
         NONE
     }

@@ -62,6 +62,15 @@ final class RedisLeases {
         }
     }
 
+    /** Claims exactly {@code id} (from fixed, env or pod-ordinal); renewed and fenced, never moved. */
+    static MachineIdLease acquireExact(IdgenProperties.Redis p, SnowflakeLayout layout, LeaseConnection connection,
+            long id) {
+        RedisMachineIdLease.Builder b = RedisMachineIdLease.builder(connection.connection).keyPrefix(p.getKeyPrefix())
+                .layout(layout).machineId(id);
+        p.timings(b::ttl, b::renewEvery);
+        return b.acquire();
+    }
+
     /** A Redis URI without its password, for messages. */
     static String redact(String url) {
         return url == null ? null : url.replaceAll("(?<=//)[^@/]*@", "***@");

@@ -51,4 +51,15 @@ final class ZooKeeperLeases {
                     + " under " + p.getPath() + ": " + e.getMessage(), e);
         }
     }
+
+    /** Claims exactly {@code id} (from fixed, env or pod-ordinal); renewed and fenced, never moved. */
+    static MachineIdLease acquireExact(IdgenProperties.Zookeeper p, SnowflakeLayout layout, CuratorFramework client,
+            long id) {
+        if (client == null) {
+            throw new IdgenConfigurationException("idgen.machine-id.check-with=zookeeper needs"
+                    + " idgen.machine-id.zookeeper.connect-string (host:port,...) or a CuratorFramework bean");
+        }
+        return ZkMachineIdLease.builder(client).path(p.getPath()).maxMachineId(layout.maxMachineId()).machineId(id)
+                .acquire();
+    }
 }

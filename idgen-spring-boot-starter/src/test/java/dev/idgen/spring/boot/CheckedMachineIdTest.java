@@ -109,7 +109,7 @@ class CheckedMachineIdTest {
             assertThat(c.getBean(IdgenHealthIndicator.class).health().getDetails())
                     .containsEntry("machineIdChecked", false);
         });
-        assertThat(output.getAll()).contains(WARNING, "idgen.machine-id.check-with=jdbc");
+        assertThat(output.getAll()).contains(WARNING, "idgen.machine-id.check-with=jdbc, redis, zookeeper or etcd");
     }
 
     @Test

@@ -256,6 +256,37 @@ final class ZkLeaseProtocol {
     }
 
     /**
+     * Creates the lease node of exactly {@code id}, for an id given by configuration.
+     *
+     * @return the claim
+     * @throws MachineIdLeaseException naming the holder (its owner, start and session) if a live
+     *     session holds the id
+     */
+    Claim claimExact(long id) throws Exception {
+        client.createContainers(root + "/leases");
+        for (int attempt = 0; attempt < 3; attempt++) {
+            try {
+                return create(id);
+            } catch (KeeperException.NodeExistsException e) {
+                Stat stat = new Stat();
+                byte[] data = readLease(id, stat);
+                if (data == null) {
+                    continue; // its holder went meanwhile: try again
+                }
+                String holder = new String(data, java.nio.charset.StandardCharsets.UTF_8).lines()
+                        .filter(l -> l.startsWith("owner=") || l.startsWith("started=")).reduce((a, b) -> a + ", " + b)
+                        .orElse("an unknown owner");
+                throw new MachineIdLeaseException("Machine id " + id + " under " + root + "/leases is held by "
+                        + holder + " (ZooKeeper session 0x" + Long.toHexString(stat.getEphemeralOwner())
+                        + "); it is free once that session ends (within its session timeout after the holder"
+                        + " stops). Give this process another id, or stop the holder");
+            }
+        }
+        throw new MachineIdLeaseException("Lost the race for machine id " + id + " under " + root
+                + "/leases three times over, each to another client; try again");
+    }
+
+    /**
      * Creates the ephemeral lease node of {@code id}.
      *
      * @throws KeeperException.NodeExistsException if another session holds it

@@ -179,6 +179,15 @@ public final class ZkMachineIdLease extends GuardedLease {
         return Duration.ofMillis(guard().skewMillis());
     }
 
+    /**
+     * {@return whether this lease, once another holder took its id, claims any free id
+     * ({@link Builder#reclaimAnyId(boolean)}) rather than waiting for its own; false for an exact
+     * id ({@link Builder#machineId(long)})}
+     */
+    public boolean reclaimsAnyId() {
+        return reclaimAnyId;
+    }
+
     /** @return the owner string stored in the lease node */
     public String owner() {
         return protocol.owner();
@@ -723,6 +732,7 @@ public final class ZkMachineIdLease extends GuardedLease {
         private Duration markEvery = Duration.ofSeconds(5);
         private Duration retryEvery = Duration.ofMillis(500);
         private LongConsumer beforeClaim = id -> { };
+        private long exactId = -1;
 
         private Builder(CuratorFramework client) {
             this.client = Objects.requireNonNull(client, "client");
@@ -747,6 +757,27 @@ public final class ZkMachineIdLease extends GuardedLease {
          */
         public Builder maxMachineId(long maxMachineId) {
             settings.maxMachineId(maxMachineId);
+            return this;
+        }
+
+        /**
+         * Claims exactly this id rather than the lowest free one: for an id given by configuration
+         * ({@code fixed}, an environment variable, a pod ordinal), so that a second process given
+         * the same id fails at start (naming the holder) instead of repeating its IDs. The lease
+         * renews and fences as any other; it never moves to another id: once another holder took
+         * it, it stays fenced until its own id is free again ({@link #reclaimAnyId(boolean)} does
+         * not apply).
+         *
+         * @param machineId the id, in 0..{@link #maxMachineId(long) maxMachineId}
+         * @return this builder
+         * @throws IllegalArgumentException if the id is negative
+         */
+        public Builder machineId(long machineId) {
+            if (machineId < 0) {
+                throw new IllegalArgumentException("machineId = " + machineId + " is negative; allowed: 0..maxMachineId"
+                        + " (default 1023)");
+            }
+            this.exactId = machineId;
             return this;
         }
 
@@ -918,12 +949,18 @@ public final class ZkMachineIdLease extends GuardedLease {
          *     the message names the numbers
          */
         public ZkMachineIdLease acquire() {
+            if (exactId > settings.maxMachineId()) {
+                throw new IllegalArgumentException("machineId = " + exactId + " is above maxMachineId = "
+                        + settings.maxMachineId() + "; allowed: 0.." + settings.maxMachineId());
+            }
             long[] lag = new long[1];
             LeaseTimings timings = timings(lag);
             ZkLeaseProtocol protocol = new ZkLeaseProtocol(client, path, settings.ownerOrDefault(), settings.clock(),
                     timings.fenceOffsetMillis(), timings.maxClockSkew().toMillis());
             try {
-                return claimed(protocol, protocol.claimLowestFree(settings.maxMachineId(), beforeClaim), timings, lag[0]);
+                ZkLeaseProtocol.Claim claim = exactId >= 0 ? protocol.claimExact(exactId)
+                        : protocol.claimLowestFree(settings.maxMachineId(), beforeClaim);
+                return claimed(protocol, claim, timings, lag[0]);
             } catch (MachineIdLeaseException e) {
                 throw e;
             } catch (Exception e) {
@@ -983,7 +1020,8 @@ public final class ZkMachineIdLease extends GuardedLease {
         private ZkMachineIdLease claimed(ZkLeaseProtocol protocol, ZkLeaseProtocol.Claim claim, LeaseTimings timings,
                 long lag) throws Exception {
             ZkMachineIdLease lease = new ZkMachineIdLease(protocol, timings, settings.clock(), claim.id(), lag,
-                    retryEvery.toMillis(), markEvery.toNanos(), settings.reclaimAnyId(), settings.maxMachineId());
+                    retryEvery.toMillis(), markEvery.toNanos(), exactId < 0 && settings.reclaimAnyId(), // an exact id never moves
+                    settings.maxMachineId());
             String refused;
             synchronized (lease.lock) {
                 refused = lease.takeClaim(claim);
