@@ -121,6 +121,7 @@ public final class SegmentGenerator implements LongIdGenerator, AutoCloseable {
     private final AtomicLong fetches = new AtomicLong();
     private final AtomicLong failedFetches = new AtomicLong();
     private final AtomicLong waits = new AtomicLong();
+    private final AtomicLong fetchNanos = new AtomicLong();
     private volatile long lastLifetimeMillis = -1;
     private volatile int failureStreak;
     private volatile Instant failingSince;
@@ -375,6 +376,7 @@ public final class SegmentGenerator implements LongIdGenerator, AutoCloseable {
                 return;
             } finally {
                 fetching = false;
+                fetchNanos.addAndGet(System.nanoTime() - fetchStartedNanos);
             }
             fetches.incrementAndGet();
             if (g == null || g.first() <= tail.last) {
@@ -456,6 +458,26 @@ public final class SegmentGenerator implements LongIdGenerator, AutoCloseable {
     /** {@return grants that failed or were refused} */
     public long failedFetches() {
         return failedFetches.get();
+    }
+
+    /** {@return whether the store's last grant failed (it has failed since {@link #failingSince()})} */
+    public boolean storeFailing() {
+        return failureStreak > 0;
+    }
+
+    /** {@return when the store's current run of failed grants began, or null while it answers} */
+    public Instant failingSince() {
+        return failingSince;
+    }
+
+    /** {@return the last error a grant ended with, or null if none ever failed} */
+    public Throwable lastError() {
+        return lastError;
+    }
+
+    /** {@return time spent in the store's grants, in nanoseconds, successful or not} */
+    public long fetchNanos() {
+        return fetchNanos.get();
     }
 
     /** {@return calls that found every range spent and had to wait for the store} */

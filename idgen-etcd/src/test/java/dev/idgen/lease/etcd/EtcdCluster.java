@@ -111,7 +111,7 @@ public final class EtcdCluster implements AutoCloseable {
     }
 
     /** Kills member {@code i} at once (SIGKILL), as a crash or a pulled plug would. */
-    void kill(int i) {
+    public void kill(int i) {
         Process p = processes[i];
         if (p != null) {
             p.destroyForcibly();
@@ -125,7 +125,7 @@ public final class EtcdCluster implements AutoCloseable {
     }
 
     /** Starts member {@code i} again on its ports and data dir; returns once it is healthy. */
-    void restart(int i) {
+    public void restart(int i) {
         try {
             launch(i);
             awaitHealthy(i, Duration.ofSeconds(20));

@@ -110,7 +110,7 @@ final class CheckedIds {
      */
     static MachineIdLease claim(IdgenProperties.MachineId p, SnowflakeLayout layout, MachineIdLease configured,
             DataSource dataSource, Binder binder) {
-        Store store = chosen(binder, CheckedIds.class.getClassLoader(), dataSource != null);
+        Store store = chosen(binder, ClassUtils.getDefaultClassLoader(), dataSource != null);
         if (store == null) {
             return null;
         }
@@ -120,9 +120,9 @@ final class CheckedIds {
                     + " needs " + needs(store) + "; or set idgen.machine-id.check-with=none to start with the id"
                     + " unchecked");
         }
-        if (!store.present(CheckedIds.class.getClassLoader()) || dataSource == null) {
+        if (!store.present(ClassUtils.getDefaultClassLoader()) || dataSource == null) {
             throw new IdgenConfigurationException("idgen.machine-id.check-with=jdbc needs "
-                    + (!store.present(CheckedIds.class.getClassLoader()) ? "dev.idgen:idgen-jdbc on the classpath"
+                    + (!store.present(ClassUtils.getDefaultClassLoader()) ? "dev.idgen:idgen-jdbc on the classpath"
                             : "a DataSource bean (spring.datasource.url)")
                     + "; or set idgen.machine-id.check-with=none to start with the id unchecked");
         }

@@ -12,7 +12,8 @@ final class HibernateIds {
     private HibernateIds() {
     }
 
-    static HibernatePropertiesCustomizer customizer(LongIdGenerator snowflake, IdGenerator<UUID> uuidV7) {
+    static HibernatePropertiesCustomizer customizer(LongIdGenerator snowflake, IdGenerator<UUID> uuidV7,
+            SegmentGenerators segments) {
         EntityIds ids = new EntityIds() {
             @Override
             public LongIdGenerator snowflake() {
@@ -31,6 +32,8 @@ final class HibernateIds {
                 return uuidV7;
             }
         };
-        return properties -> properties.put(EntityIds.SETTING, ids);
+        // @SegmentId("orders") takes idgen.segment.orders; without that counter the factory names the ones there are
+        EntityIds all = segments == null ? ids : ids.withSegments(segments::get);
+        return properties -> properties.put(EntityIds.SETTING, all);
     }
 }

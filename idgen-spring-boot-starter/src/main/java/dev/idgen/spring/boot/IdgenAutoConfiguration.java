@@ -112,10 +112,11 @@ public class IdgenAutoConfiguration {
 
         @Bean
         org.springframework.boot.hibernate.autoconfigure.HibernatePropertiesCustomizer idgenHibernatePropertiesCustomizer(
-                Optional<SnowflakeGenerator> snowflake, Optional<UuidV7Generator> uuidV7) {
+                Optional<SnowflakeGenerator> snowflake, Optional<UuidV7Generator> uuidV7,
+                Optional<SegmentGenerators> segments) {
             // Optional, not ObjectProvider: the entity manager factory then depends on the
             // generators (and so on the lease), and is closed before the lease is released
-            return HibernateIds.customizer(snowflake.orElse(null), uuidV7.orElse(null));
+            return HibernateIds.customizer(snowflake.orElse(null), uuidV7.orElse(null), segments.orElse(null));
         }
     }
 

@@ -1,0 +1,117 @@
+package dev.idgen.spring.boot;
+
+import dev.idgen.segment.SegmentSource;
+import javax.sql.DataSource;
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.util.ClassUtils;
+
+/**
+ * Makes the {@link SegmentSource} of one {@code idgen.segment.<name>} counter from the store it
+ * names and the application's own beans (its DataSource, Redis connection, Curator or jetcd
+ * client). Each store's classes are touched only inside its own nested class, so an application
+ * without a store's library never loads them.
+ */
+final class SegmentStores {
+
+    private SegmentStores() {
+    }
+
+    static SegmentSource source(String name, IdgenSegmentProperties.Counter c, ListableBeanFactory beans) {
+        IdgenSegmentProperties.Store store = c.getStore() == IdgenSegmentProperties.Store.AUTO ? auto(beans)
+                : c.getStore();
+        if (store == null) {
+            throw new IdgenConfigurationException("idgen.segment." + name + " needs a store, and the application has"
+                    + " none idgen can use: add dev.idgen:idgen-jdbc and a DataSource, or set"
+                    + " idgen.segment." + name + ".store to redis, zookeeper or etcd with that client as a bean");
+        }
+        String prop = "idgen.segment." + name + ".store=" + store.name().toLowerCase();
+        try {
+            return switch (store) {
+                case JDBC -> Jdbc.source(prop, c, beans);
+                case REDIS -> Redis.source(prop, c, beans);
+                case ZOOKEEPER -> ZooKeeper.source(prop, c, beans);
+                case ETCD -> Etcd.source(prop, c, beans);
+                case AUTO -> throw new IllegalStateException("auto was resolved above");
+            };
+        } catch (NoClassDefFoundError e) {
+            throw new IdgenConfigurationException(prop + " needs the store's idgen module and client on the classpath:"
+                    + " missing " + e.getMessage(), e);
+        }
+    }
+
+    /** {@return the first store the application has, or null} */
+    private static IdgenSegmentProperties.Store auto(ListableBeanFactory beans) {
+        if (present("dev.idgen.segment.jdbc.JdbcSegmentSource") && beans.getBeanNamesForType(DataSource.class).length > 0) {
+            return IdgenSegmentProperties.Store.JDBC;
+        }
+        if (present("dev.idgen.segment.redis.RedisSegmentSource") && present("io.lettuce.core.api.StatefulRedisConnection")
+                && Redis.has(beans)) {
+            return IdgenSegmentProperties.Store.REDIS;
+        }
+        if (present("dev.idgen.segment.zookeeper.ZkSegmentSource")
+                && present("org.apache.curator.framework.CuratorFramework") && ZooKeeper.has(beans)) {
+            return IdgenSegmentProperties.Store.ZOOKEEPER;
+        }
+        if (present("dev.idgen.segment.etcd.EtcdSegmentSource") && present("io.etcd.jetcd.Client") && Etcd.has(beans)) {
+            return IdgenSegmentProperties.Store.ETCD;
+        }
+        return null;
+    }
+
+    private static boolean present(String className) {
+        return ClassUtils.isPresent(className, null);
+    }
+
+    private static <T> T one(ListableBeanFactory beans, Class<T> type, String prop, String what) {
+        T bean = beans.getBeanProvider(type).getIfUnique();
+        if (bean == null) {
+            throw new IdgenConfigurationException(prop + " needs " + what + " bean (exactly one)");
+        }
+        return bean;
+    }
+
+    private static final class Jdbc {
+        static SegmentSource source(String prop, IdgenSegmentProperties.Counter c, ListableBeanFactory beans) {
+            DataSource ds = one(beans, DataSource.class, prop, "a DataSource");
+            return dev.idgen.segment.jdbc.JdbcSegmentSource.builder(ds).table(c.getTable())
+                    .createTable(c.isCreateTable()).build();
+        }
+    }
+
+    private static final class Redis {
+        static boolean has(ListableBeanFactory beans) {
+            return beans.getBeanNamesForType(io.lettuce.core.api.StatefulRedisConnection.class).length > 0;
+        }
+
+        @SuppressWarnings("unchecked")
+        static SegmentSource source(String prop, IdgenSegmentProperties.Counter c, ListableBeanFactory beans) {
+            io.lettuce.core.api.StatefulRedisConnection<String, String> connection = one(beans,
+                    io.lettuce.core.api.StatefulRedisConnection.class, prop,
+                    "a StatefulRedisConnection<String, String>");
+            return dev.idgen.segment.redis.RedisSegmentSource.builder(connection).keyPrefix(c.getKeyPrefix()).build();
+        }
+    }
+
+    private static final class ZooKeeper {
+        static boolean has(ListableBeanFactory beans) {
+            return beans.getBeanNamesForType(org.apache.curator.framework.CuratorFramework.class).length > 0;
+        }
+
+        static SegmentSource source(String prop, IdgenSegmentProperties.Counter c, ListableBeanFactory beans) {
+            return dev.idgen.segment.zookeeper.ZkSegmentSource.builder(one(beans,
+                    org.apache.curator.framework.CuratorFramework.class, prop, "a CuratorFramework"))
+                    .path(c.getPath()).build();
+        }
+    }
+
+    private static final class Etcd {
+        static boolean has(ListableBeanFactory beans) {
+            return beans.getBeanNamesForType(io.etcd.jetcd.Client.class).length > 0;
+        }
+
+        static SegmentSource source(String prop, IdgenSegmentProperties.Counter c, ListableBeanFactory beans) {
+            return dev.idgen.segment.etcd.EtcdSegmentSource.builder(one(beans, io.etcd.jetcd.Client.class, prop,
+                    "a jetcd Client")).namespace(c.getNamespace()).build();
+        }
+    }
+}
