@@ -1,8 +1,11 @@
 package dev.idgen.docs;
 
+import java.io.File;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.io.StringReader;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,6 +22,8 @@ import javax.tools.DiagnosticCollector;
 import javax.tools.JavaCompiler;
 import javax.tools.JavaFileObject;
 import javax.tools.SimpleJavaFileObject;
+import javax.tools.StandardJavaFileManager;
+import javax.tools.StandardLocation;
 import javax.tools.ToolProvider;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.w3c.dom.Element;
@@ -70,9 +75,11 @@ final class SnippetChecker {
     private static final Pattern VALUE_COMMENT = Pattern.compile("\\s#");
 
     private final Path root;
-    private final String classPath;
     private final ConfigurationKeys keys;
     private final Reactor reactor;
+    private final JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+    /** One file manager for every block: the class path's jars are opened and indexed once. */
+    private final StandardJavaFileManager files;
 
     /**
      * @param root the repository root (paths of excerpts and tests are resolved from it)
@@ -82,9 +89,16 @@ final class SnippetChecker {
      */
     SnippetChecker(Path root, String classPath, ConfigurationKeys keys, Reactor reactor) {
         this.root = root;
-        this.classPath = classPath;
         this.keys = keys;
         this.reactor = reactor;
+        this.files = javac.getStandardFileManager(null, Locale.ROOT, StandardCharsets.UTF_8);
+        try {
+            files.setLocation(StandardLocation.CLASS_PATH,
+                    Stream.of(classPath.split(File.pathSeparator)).map(File::new).toList());
+            files.setLocation(StandardLocation.CLASS_OUTPUT, List.of(Files.createTempDirectory("idgen-snippet").toFile()));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** @return every problem of the snippet; empty when it passes */
@@ -117,7 +131,7 @@ final class SnippetChecker {
             String name = s.marker() + ".java";
             try (Stream<Path> files = Files.walk(root)) {
                 source = files.filter(p -> p.getFileName().toString().equals(name))
-                        .filter(p -> p.toString().contains("src" + java.io.File.separator + "test"))
+                        .filter(p -> p.toString().contains("src" + File.separator + "test"))
                         .findFirst().orElse(null);
             }
         }
@@ -178,10 +192,8 @@ final class SnippetChecker {
         entities(s, problems);
     }
 
-    private void compile(Snippet s, String source, List<String> problems) throws IOException {
-        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+    private void compile(Snippet s, String source, List<String> problems) {
         DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
-        Path out = Files.createTempDirectory("idgen-snippet");
         JavaFileObject file = new SimpleJavaFileObject(URI.create("string:///Snippet.java"), JavaFileObject.Kind.SOURCE) {
             @Override
             public CharSequence getCharContent(boolean ignoreEncodingErrors) {
@@ -193,12 +205,12 @@ final class SnippetChecker {
                 return true; // a block may hold several public types, as a reader pastes them into files
             }
         };
-        boolean ok = javac.getTask(null, null, diagnostics,
-                List.of("-classpath", classPath, "-d", out.toString(), "-proc:none", "-nowarn", "--release", "17"),
+        boolean ok = javac.getTask(null, files, diagnostics, List.of("-proc:none", "-nowarn", "--release", "17"),
                 null, List.of(file)).call();
         for (Diagnostic<? extends JavaFileObject> d : diagnostics.getDiagnostics()) {
             if (d.getKind() == Diagnostic.Kind.ERROR) {
-                problems.add(s.at(d.getLineNumber()) + ": " + d.getMessage(Locale.ROOT).lines().findFirst().orElse(""));
+                problems.add(s.at(d.getLineNumber()) + ": " + String.join("; ", d.getMessage(Locale.ROOT).lines().map(String::strip)
+                        .filter(l -> !l.startsWith("location:")).toList()));
             }
         }
         if (!ok && problems.isEmpty()) {
