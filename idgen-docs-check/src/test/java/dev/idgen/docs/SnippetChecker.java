@@ -105,8 +105,13 @@ final class SnippetChecker {
     List<String> check(Snippet s) {
         List<String> problems = new ArrayList<>();
         try {
-            if (s.marker().startsWith("excerpt of") || TEST_NAME.matcher(s.marker()).matches()) {
+            if (isExcerpt(s)) {
                 excerpt(s, problems);
+                return problems;
+            }
+            if (!s.marker().isEmpty() && !GIVEN.matcher(s.marker()).matches()) {
+                problems.add(s.at(0) + ": unknown snippet marker '" + s.marker()
+                        + "' (given Type name, ...; excerpt of PATH; or a test class name)");
                 return problems;
             }
             switch (s.lang()) {
@@ -120,6 +125,11 @@ final class SnippetChecker {
             problems.add(s.at(1) + ": " + s.lang() + " block does not load: " + e.getMessage());
         }
         return problems;
+    }
+
+    /** Whether the block is held to the lines of a file instead of being compiled or loaded alone. */
+    static boolean isExcerpt(Snippet s) {
+        return EXCERPT.matcher(s.marker()).matches() || TEST_NAME.matcher(s.marker()).matches();
     }
 
     private void excerpt(Snippet s, List<String> problems) throws IOException {

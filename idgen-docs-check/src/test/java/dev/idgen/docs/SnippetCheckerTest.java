@@ -95,6 +95,8 @@ class SnippetCheckerTest {
         assertEquals(List.of(), problems("<!-- snippet: excerpt of pom.xml -->\n```xml\n<modelVersion>4.0.0</modelVersion>\n```\n"));
         rejected(problems("<!-- snippet: excerpt of pom.xml -->\n```xml\n<modelVersion>5.0.0</modelVersion>\n```\n"),
                 "sample.md:3:", "not a line of pom.xml");
+        rejected(problems("<!-- snippet: exerpt of pom.xml -->\n```xml\n<modelVersion>4.0.0</modelVersion>\n```\n"),
+                "sample.md:2:", "unknown snippet marker");
         rejected(problems("<!-- snippet: NoSuchSnippetTest -->\n```java\nint x = 1;\n```\n"),
                 "sample.md:2:", "names no file of the reactor");
     }
