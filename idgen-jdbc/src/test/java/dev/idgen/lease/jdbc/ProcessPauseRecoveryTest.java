@@ -124,6 +124,7 @@ class ProcessPauseRecoveryTest {
             stopB.set(true);
             bThread.join();
             assertTrue(done != null && done.startsWith("done "), "the child reports: " + done);
+            System.out.println("child: " + done);
             assertTrue(child.waitFor(10, TimeUnit.SECONDS));
             Map<String, Long> r = new HashMap<>();
             for (String kv : done.substring(5).split(" ")) {
