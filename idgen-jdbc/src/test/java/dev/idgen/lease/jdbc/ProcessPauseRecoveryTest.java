@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import dev.idgen.machine.MachineIdLeaseException;
 import dev.idgen.machine.MachineIdLostException;
 import dev.idgen.snowflake.SnowflakeGenerator;
+import dev.idgen.snowflake.SnowflakeId;
 import dev.idgen.snowflake.SnowflakeLayout;
 import java.io.BufferedReader;
 import java.io.DataInputStream;
@@ -123,6 +124,7 @@ class ProcessPauseRecoveryTest {
             stopB.set(true);
             bThread.join();
             assertTrue(done != null && done.startsWith("done "), "the child reports: " + done);
+            System.out.println("child: " + done);
             assertTrue(child.waitFor(10, TimeUnit.SECONDS));
             Map<String, Long> r = new HashMap<>();
             for (String kv : done.substring(5).split(" ")) {
@@ -143,6 +145,25 @@ class ProcessPauseRecoveryTest {
                 previous = id;
             }
             assertEquals(0, common, "IDs made by both holders");
+            // refused at once for id 0: no call started after the stop returned an ID under it, the
+            // first call after SIGCONT was refused, and no ID of id 0 carries a time at or after SIGCONT
+            assertEquals(0, r.get("oldIdAfterResume"), "IDs under the lost id 0 after resuming: " + done);
+            assertEquals(1, r.get("firstCallAfterResume"), "the first call after resuming is refused: " + done);
+            int before = (int) (aIds.length - r.get("madeAfterResume"));
+            long maxBefore = Long.MIN_VALUE;
+            for (int i = 0; i < before; i++) {
+                maxBefore = Math.max(maxBefore, aIds[i]);
+            }
+            for (int i = 0; i < aIds.length; i++) {
+                SnowflakeId d = SnowflakeLayout.TWITTER.decode(aIds[i]);
+                if (d.timestamp().toEpochMilli() >= continuedAt) {
+                    assertEquals(1, d.machineId(), "an ID stamped after SIGCONT under the lost id: " + d);
+                }
+                if (i >= before) {
+                    assertTrue(aIds[i] > maxBefore, "an ID after resuming (" + d + ") is not above every ID"
+                            + " before the pause (newest " + SnowflakeLayout.TWITTER.decode(maxBefore) + ")");
+                }
+            }
             assertTrue(r.get("resumedAt") > 0, "the child noticed its stop");
             assertTrue(r.get("madeAfterResume") > 0, "the child makes IDs again without a restart: " + done);
             assertEquals(1, r.get("idAfter"), "the child carries on under the free id: " + done);
@@ -152,9 +173,9 @@ class ProcessPauseRecoveryTest {
                     + " ms later; the target is one renewal interval (" + RENEW_EVERY_MS + " ms) plus one claim");
             System.out.printf("process pause at default timings (PostgreSQL, ttl 30 s, renew 6 s): stopped %d ms;"
                     + " B claimed id 0 %d ms after the stop and made %d IDs; after SIGCONT the child made IDs again"
-                    + " under id %d after %d ms (%d refusals meanwhile, %d re-claims); %d IDs in common%n",
+                    + " under id %d after %d ms (%d refusals after resuming, %d re-claims); %d IDs in common%n",
                     continuedAt - stoppedAt, bClaimedAt - stoppedAt, nb[0], r.get("idAfter"), recovery,
-                    r.get("refusals"), r.get("reclaims"), common);
+                    r.get("refusalsAfterResume"), r.get("reclaims"), common);
         } finally {
             if (child != null && child.isAlive()) {
                 signal("CONT", child);

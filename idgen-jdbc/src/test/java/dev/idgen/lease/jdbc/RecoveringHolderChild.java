@@ -37,31 +37,45 @@ public final class RecoveringHolderChild {
         long idBefore = lease.machineId();
         long idAfter = -1;
         long madeAfterResume = 0;
+        long oldIdAfterResume = 0; // IDs under the lost id from calls started after the stop: must stay 0
+        long refusalsAfterResume = 0;
+        long firstCallAfterResume = 0; // 1: refused, 2: returned an ID
         long deadline = System.currentTimeMillis() + 120_000;
         try (DataOutputStream w = new DataOutputStream(new BufferedOutputStream(new FileOutputStream(out), 1 << 20))) {
             System.out.println("held " + idBefore);
             System.out.flush();
             long last = System.currentTimeMillis();
             while (true) {
-                try {
-                    long id = ids.nextLong();
-                    w.writeLong(id);
-                    made++;
-                    if (resumedAt != 0) {
-                        if (madeAfterResume++ == 0) {
-                            firstAfterResume = System.currentTimeMillis();
-                            idAfter = SnowflakeLayout.TWITTER.decode(id).machineId();
-                        }
-                    }
-                } catch (MachineIdLostException e) {
-                    refusals++;
-                }
-                java.util.concurrent.locks.LockSupport.parkNanos(20_000);
+                // the stop is noticed before the call, so the first call after SIGCONT counts as after it
                 long now = System.currentTimeMillis();
                 if (now - last > 2000 && resumedAt == 0) {
                     resumedAt = now; // the loop stood still: we were stopped
                 }
                 last = now;
+                boolean afterResume = resumedAt != 0;
+                try {
+                    long id = ids.nextLong();
+                    w.writeLong(id);
+                    made++;
+                    if (afterResume) {
+                        long machine = SnowflakeLayout.TWITTER.decode(id).machineId();
+                        if (machine == idBefore) {
+                            oldIdAfterResume++;
+                        }
+                        if (madeAfterResume++ == 0) {
+                            firstAfterResume = System.currentTimeMillis();
+                            idAfter = machine;
+                            firstCallAfterResume = firstCallAfterResume == 0 ? 2 : firstCallAfterResume;
+                        }
+                    }
+                } catch (MachineIdLostException e) {
+                    refusals++;
+                    if (afterResume) {
+                        refusalsAfterResume++;
+                        firstCallAfterResume = firstCallAfterResume == 0 ? 1 : firstCallAfterResume;
+                    }
+                }
+                java.util.concurrent.locks.LockSupport.parkNanos(20_000);
                 if (firstAfterResume != 0 && now - firstAfterResume > 1000
                         || resumedAt != 0 && now - resumedAt > 30_000 || now > deadline) {
                     break;
@@ -70,7 +84,9 @@ public final class RecoveringHolderChild {
         }
         System.out.println("done made=" + made + " refusals=" + refusals + " resumedAt=" + resumedAt
                 + " firstAfterResume=" + firstAfterResume + " madeAfterResume=" + madeAfterResume
-                + " idBefore=" + idBefore + " idAfter=" + idAfter + " reclaims=" + lease.reclaims());
+                + " idBefore=" + idBefore + " idAfter=" + idAfter + " reclaims=" + lease.reclaims()
+                + " oldIdAfterResume=" + oldIdAfterResume + " refusalsAfterResume=" + refusalsAfterResume
+                + " firstCallAfterResume=" + firstCallAfterResume);
         System.out.flush();
         Runtime.getRuntime().halt(0);
     }
