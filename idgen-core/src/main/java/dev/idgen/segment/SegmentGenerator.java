@@ -74,6 +74,12 @@ public final class SegmentGenerator implements LongIdGenerator, AutoCloseable {
     public static final long MAX_STEP = 1L << 40;
     /** The most ranges kept ready beyond the current one. */
     public static final int MAX_PREFETCH = 1024;
+    /**
+     * The builder's default upper prefetch bound. High enough that a fast caller wakes the fetch
+     * thread rarely (one wake-up per half the target); the target only gets there when ranges last
+     * less than {@code horizon / 128}.
+     */
+    public static final int DEFAULT_MAX_PREFETCH = 128;
 
     private static final Logger LOG = LoggerFactory.getLogger(SegmentGenerator.class);
     private static final VarHandle NEXT;
@@ -575,7 +581,7 @@ public final class SegmentGenerator implements LongIdGenerator, AutoCloseable {
         private String name;
         private long step = 1000;
         private int minPrefetch = 1;
-        private int maxPrefetch = 128;
+        private int maxPrefetch = DEFAULT_MAX_PREFETCH;
         private Duration horizon = Duration.ofSeconds(1);
         private Duration maxWait = Duration.ofSeconds(1);
         private Duration retryPause = Duration.ofMillis(100);
