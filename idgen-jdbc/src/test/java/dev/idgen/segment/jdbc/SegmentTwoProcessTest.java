@@ -49,7 +49,7 @@ class SegmentTwoProcessTest {
         JdbcSegmentSource.builder(db.dataSource()).table(table).createTable(true).build();
         Path dir = Files.createTempDirectory(Paths.get("target"), "segment-two-process-");
         Process[] children = new Process[PROCESSES];
-        try (BlackholeProxy proxy = new BlackholeProxy(5432)) {
+        try (BlackholeProxy proxy = new BlackholeProxy(java.net.URI.create(db.url().substring(5)).getPort())) {
             // timeouts on every read: a dropped answer must end as an error, never hang a grant
             String url = "jdbc:postgresql://127.0.0.1:" + proxy.port() + "/test"
                     + "?connectTimeout=2&socketTimeout=2&loginTimeout=2";

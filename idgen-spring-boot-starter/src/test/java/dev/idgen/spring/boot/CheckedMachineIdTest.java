@@ -5,20 +5,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.idgen.lease.jdbc.JdbcMachineIdLease;
 import dev.idgen.machine.MachineIdLease;
 import dev.idgen.snowflake.SnowflakeGenerator;
+import dev.idgen.testsupport.TestPostgres;
 import java.io.IOException;
 import java.io.StringReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ThreadLocalRandom;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -57,14 +56,7 @@ class CheckedMachineIdTest {
 
     @Test
     void aSecondInstanceOnTheSameFixedIdFailsNamingTheFirstOnPostgresql(CapturedOutput output) throws Exception {
-        String url = "jdbc:postgresql://127.0.0.1:5432/test";
-        try (Connection c = DriverManager.getConnection(url, "postgres", "")) {
-            c.isValid(2);
-        } catch (SQLException e) {
-            Assumptions.assumeFalse("true".equalsIgnoreCase(System.getenv("CI")), "CI needs PostgreSQL: " + e);
-            Assumptions.abort("PostgreSQL at " + url + " does not answer: " + e.getMessage());
-        }
-        twoInstancesOnOneId(url, "postgres", output);
+        twoInstancesOnOneId(TestPostgres.server().url(), "postgres", output);
     }
 
     private void twoInstancesOnOneId(String url, String user, CapturedOutput output) throws Exception {
