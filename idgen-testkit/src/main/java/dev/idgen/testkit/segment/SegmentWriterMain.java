@@ -20,7 +20,8 @@ import java.util.concurrent.locks.LockSupport;
  * {@link SegmentGenerator} and write them to {@code <out>-<thread>} as big-endian longs, pausing
  * 1 ms after every {@code pace} numbers so that the run lasts through the parent's outage. A call
  * that fails with {@link SegmentUnavailableException} is counted, with whether the generator still
- * held numbers at that moment, and tried again; it is not a number.
+ * held numbers from before the call (numbers from a grant that landed after the call began, the
+ * store just back, do not count), and tried again; it is not a number.
  *
  * <p>Prints {@code started} once counting begins, then
  * {@code done <failures> <failuresWhileHolding> <first failure's message>}, and exits 0 (a store
@@ -87,11 +88,15 @@ public final class SegmentWriterMain {
             int taken = 0;
             while (taken < perThread) {
                 long n;
+                long grantsBefore = gen.fetches();
                 try {
                     n = gen.nextLong();
                 } catch (SegmentUnavailableException e) {
-                    // the promise under test: an error only once every buffer is spent
-                    if (gen.numbersLeft() > 0) {
+                    // the promise under test: an error only once every buffer is spent. A grant
+                    // counts in fetches() before it is linked where numbersLeft() sees it, so numbers
+                    // left with no grant since the call began were there when it failed; numbers from
+                    // a grant that landed after the failure (the store just came back) are not
+                    if (gen.numbersLeft() > 0 && gen.fetches() == grantsBefore) {
                         failuresWhileHolding.incrementAndGet();
                     }
                     failures.incrementAndGet();
