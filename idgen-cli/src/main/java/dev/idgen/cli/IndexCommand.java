@@ -159,7 +159,7 @@ final class IndexCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         if (real || url != null) {
-            return new dev.idgen.index.engine.RealIndex(spec.commandLine().getOut(), spec.commandLine().getErr(),
+            return new dev.idgen.index.run.RealIndex(spec.commandLine().getOut(), spec.commandLine().getErr(),
                     context.stderrIsTerminal()).run(realSettings());
         }
         long rows = this.rows == null ? 1_000_000 : this.rows;
@@ -282,7 +282,7 @@ final class IndexCommand implements Callable<Integer> {
         return new dev.idgen.index.engine.Workload(rows, writers, min, max, payload, secondaryIndexes, multi, seed);
     }
 
-    private dev.idgen.index.engine.RealIndex.Settings realSettings() {
+    private dev.idgen.index.run.RealIndex.Settings realSettings() {
         List<dev.idgen.index.engine.RealKey> chosen = new ArrayList<>();
         for (String k : keys) {
             try {
@@ -313,7 +313,7 @@ final class IndexCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
-        return new dev.idgen.index.engine.RealIndex.Settings(url, chosen, workload, json, chart == null ? null : chart.html,
+        return new dev.idgen.index.run.RealIndex.Settings(url, chosen, workload, json, chart == null ? null : chart.html,
                 chart == null ? null : chart.svg, traceDir, keepTables);
     }
 

@@ -460,18 +460,29 @@ public enum Database {
         return key.keyType();
     }
 
-    /** @return the row's bytes besides the key, as the model counts them */
-    int rowBytes(RealKey key, Workload w) {
+    /**
+     * @param key the key kind
+     * @param w the workload
+     * @return the row's bytes besides the key, as the model counts them
+     */
+    public int rowBytes(RealKey key, Workload w) {
         return w.payloadBytes() + 8 * w.secondaryIndexes() + (orderColumn(key, w) ? 8 : 0) + (timeColumn(w) ? 8 : 0);
     }
 
-    /** @return whether the table gets the server's clock column {@code t} (InnoDB; DATETIME(6) stores in 8 bytes) */
-    boolean timeColumn(Workload w) {
+    /**
+     * @param w the workload
+     * @return whether the table gets the server's clock column {@code t} (InnoDB; DATETIME(6) stores in 8 bytes)
+     */
+    public boolean timeColumn(Workload w) {
         return w.serverTime() && this == MARIADB;
     }
 
-    /** @return whether the table gets the server's order column (InnoDB, keys the runner makes) */
-    boolean orderColumn(RealKey key, Workload w) {
+    /**
+     * @param key the key kind
+     * @param w the workload
+     * @return whether the table gets the server's order column (InnoDB, keys the runner makes)
+     */
+    public boolean orderColumn(RealKey key, Workload w) {
         return w.serverOrder() && this == MARIADB && key != RealKey.AUTO_INCREMENT;
     }
 

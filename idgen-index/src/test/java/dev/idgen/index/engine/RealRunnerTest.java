@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.idgen.index.run.RealIndex;
+import dev.idgen.index.run.RealText;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;

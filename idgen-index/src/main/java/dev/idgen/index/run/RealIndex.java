@@ -1,5 +1,10 @@
-package dev.idgen.index.engine;
+package dev.idgen.index.run;
 
+import dev.idgen.index.engine.Database;
+import dev.idgen.index.engine.RealKey;
+import dev.idgen.index.engine.RealResult;
+import dev.idgen.index.engine.RealRunner;
+import dev.idgen.index.engine.Workload;
 import dev.idgen.index.predict.Prediction;
 import dev.idgen.index.predict.WorkloadPredictor;
 

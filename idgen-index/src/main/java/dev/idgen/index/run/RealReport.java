@@ -1,8 +1,9 @@
-package dev.idgen.index.engine;
+package dev.idgen.index.run;
 
 import de.erichseifert.vectorgraphics2d.VectorGraphics2D;
 import de.erichseifert.vectorgraphics2d.svg.SVGProcessor;
 import de.erichseifert.vectorgraphics2d.util.PageSize;
+import dev.idgen.index.engine.RealResult;
 import dev.idgen.index.report.IndexChart;
 import java.awt.Color;
 import java.io.ByteArrayOutputStream;
