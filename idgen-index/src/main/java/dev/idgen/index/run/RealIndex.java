@@ -7,7 +7,7 @@ import dev.idgen.index.engine.RealRunner;
 import dev.idgen.index.engine.Workload;
 import dev.idgen.index.predict.Prediction;
 import dev.idgen.index.predict.WorkloadPredictor;
-
+import dev.idgen.index.report.ComparisonReport;
 import dev.idgen.index.report.Json;
 import dev.idgen.index.report.Progress;
 import java.io.IOException;
@@ -24,7 +24,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** {@code idgen index --real}: runs each key kind in turn and prints, and writes, what it measured. */
+/**
+ * {@code idgen index --real}: every engine (one per URL), writer count and key kind in turn, each
+ * with the prediction from its workload alone; then the table a person reads (engine beside model,
+ * per engine, writer count and key, workload stated), the advice per engine, the replay and speed
+ * table, each run's instruments, and the files asked for.
+ */
 public final class RealIndex {
 
     private final PrintWriter out;
@@ -34,17 +39,33 @@ public final class RealIndex {
     /**
      * What to run.
      *
-     * @param url the JDBC URL, or null for an embedded SQLite file in the temp directory
-     * @param keys the key kinds, in order
-     * @param workload the workload of each
+     * @param urls the JDBC URLs, one engine each, in order; empty for an embedded SQLite file in the
+     *     temp directory
+     * @param keys the key kinds, in order, 1 or more
+     * @param workloads the workloads, one per writer count, in order, 1 or more
      * @param json a file to append each run to as a JSON line, or null
      * @param html a file for the HTML report, or null
      * @param svg a file for the fill chart as SVG, or null
      * @param traceDir a directory for arrival traces, or null
      * @param keepTables whether the run's tables are left in place (and named) instead of dropped
      */
-    public record Settings(String url, List<RealKey> keys, Workload workload, Path json, Path html, Path svg, Path traceDir,
-            boolean keepTables) {
+    public record Settings(List<String> urls, List<RealKey> keys, List<Workload> workloads, Path json, Path html, Path svg,
+            Path traceDir, boolean keepTables) {
+
+        /**
+         * Copies the lists.
+         *
+         * @throws IllegalArgumentException if there is no key or no workload
+         */
+        public Settings {
+            urls = List.copyOf(urls);
+            keys = List.copyOf(keys);
+            workloads = List.copyOf(workloads);
+            if (keys.isEmpty() || workloads.isEmpty()) {
+                throw new IllegalArgumentException(keys.size() + " key kinds and " + workloads.size()
+                        + " writer counts; expected 1 or more of each");
+            }
+        }
     }
 
     /**
@@ -61,69 +82,94 @@ public final class RealIndex {
     /**
      * @param s what to run
      * @return the exit code, 0
+     * @throws IllegalArgumentException if a URL names no engine this tool speaks, an engine fails,
+     *     or a file cannot be written
      */
     public int run(Settings s) {
         Path temp = null;
-        String url = s.url();
+        String url = null;
         try {
-            if (url == null) {
-                temp = Files.createTempFile("idgen-index-", ".db");
-                url = "jdbc:sqlite:" + temp;
+            List<String> urls = new ArrayList<>(s.urls());
+            List<Database> databases = new ArrayList<>();
+            for (String u : urls) {
+                databases.add(Database.of(u));
             }
-            Database database = Database.of(url);
-            RealRunner fresh = new RealRunner(database, url, InstantSource.system());
-            RealRunner runner = s.keepTables() ? fresh.keepingTables() : fresh;
-            Workload w = s.workload();
-            out.printf(Locale.ROOT, "%s: %,d rows per key, %d writer%s, %s rows per transaction%s, %s%s%n", database.label(),
-                    w.rows(), w.writers(), w.writers() == 1 ? "" : "s", w.txRows(), w.multiRow() ? " (one sorted multi-row INSERT)" : "",
-                    w.payloadBytes() == 0 ? "key-only rows" : w.payloadBytes() + "-byte payload",
-                    w.secondaryIndexes() == 0 ? "" : ", " + w.secondaryIndexes() + " secondary indexes");
-            out.printf(Locale.ROOT, "tables %s<key>, this run's own, %s%n", RealRunner.TABLE_PREFIX + runner.tag() + "_",
-                    s.keepTables() ? "kept after the run (--keep-tables)" : "each dropped after its key's run");
+            if (urls.isEmpty()) {
+                temp = Files.createTempFile("idgen-index-", ".db");
+                urls.add("jdbc:sqlite:" + temp);
+                databases.add(Database.SQLITE);
+            }
+            long total = 0;
+            for (Workload w : s.workloads()) {
+                total += w.rows() * s.keys().size() * urls.size();
+            }
+            for (Workload w : s.workloads()) {
+                out.printf(Locale.ROOT, "%,d rows per key, %d writer%s, %s rows per transaction%s, %s%s%n",
+                        w.rows(), w.writers(), w.writers() == 1 ? "" : "s", w.txRows(), w.multiRow() ? " (one sorted multi-row INSERT)" : "",
+                        w.payloadBytes() == 0 ? "key-only rows" : w.payloadBytes() + "-byte payload",
+                        w.secondaryIndexes() == 0 ? "" : ", " + w.secondaryIndexes() + " secondary indexes");
+            }
             out.flush();
-            Progress progress = new Progress(err, terminal, w.rows() * s.keys().size(), System::nanoTime);
+            Progress progress = new Progress(err, terminal, total, System::nanoTime);
             List<RealResult> results = new ArrayList<>();
-            List<Prediction> predictions = new ArrayList<>();
-            for (int i = 0; i < s.keys().size(); i++) {
-                RealKey key = s.keys().get(i);
-                long before = w.rows() * i;
-                RealResult r = runner.run(key, w, done -> progress.update(before + done, database.label() + " " + key.label()));
-                results.add(r);
-                Prediction p = predict(database, key, w);
-                predictions.add(p);
-                if (s.json() != null) {
-                    Files.writeString(s.json(), Json.write(json(r, p)) + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE,
-                            StandardOpenOption.APPEND);
-                }
-                if (s.traceDir() != null && (key == RealKey.SNOWFLAKE || key == RealKey.UUID_V7)) {
-                    Files.createDirectories(s.traceDir());
-                    Files.write(s.traceDir().resolve(traceName(r)), w.turnstile() || w.serverTime() ? r.arrival().keys()
-                            : r.arrival().trace(key == RealKey.SNOWFLAKE));
+            List<ComparisonReport.Row> rows = new ArrayList<>();
+            long done = 0;
+            for (int e = 0; e < urls.size(); e++) {
+                url = urls.get(e);
+                Database database = databases.get(e);
+                RealRunner fresh = new RealRunner(database, url, InstantSource.system());
+                RealRunner runner = s.keepTables() ? fresh.keepingTables() : fresh;
+                out.printf(Locale.ROOT, "%s: tables %s<key>, this run's own, %s%n", database.label(),
+                        RealRunner.TABLE_PREFIX + runner.tag() + "_",
+                        s.keepTables() ? "kept after the run (--keep-tables)" : "each dropped after its key's run");
+                out.flush();
+                for (Workload w : s.workloads()) {
+                    for (RealKey key : s.keys()) {
+                        long before = done;
+                        String label = String.format(Locale.ROOT, "%s, %d writer%s, %s", database.label(), w.writers(),
+                                w.writers() == 1 ? "" : "s", key.label());
+                        progress.update(before, label);
+                        RealResult r = runner.run(key, w, n -> progress.update(before + n, label));
+                        done += w.rows();
+                        results.add(r);
+                        Prediction p = predict(database, key, w);
+                        rows.add(row(r, p));
+                        if (s.json() != null) {
+                            Files.writeString(s.json(), Json.write(json(r, p)) + "\n", StandardCharsets.UTF_8,
+                                    StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+                        }
+                        if (s.traceDir() != null && (key == RealKey.SNOWFLAKE || key == RealKey.UUID_V7)) {
+                            Files.createDirectories(s.traceDir());
+                            Files.write(s.traceDir().resolve(traceName(r)), w.turnstile() || w.serverTime() ? r.arrival().keys()
+                                    : r.arrival().trace(key == RealKey.SNOWFLAKE));
+                        }
+                    }
                 }
             }
             progress.finish();
-            out.println(results.get(0).version());
             out.println();
+            out.println("Engine (measured) and model (predicted from the workload alone: engine, key, writers, rows per"
+                    + " transaction, row size; no trace):");
+            out.print(ComparisonReport.text(rows));
+            if (s.workloads().stream().anyMatch(Workload::turnstile)) {
+                out.println("(the prediction simulates free-running writers; --turnstile interleaves them more)");
+            }
+            out.println();
+            for (List<ComparisonReport.Row> engine : ComparisonReport.byEngine(rows).values()) {
+                out.println(ComparisonReport.advice(engine));
+            }
+            out.println();
+            out.println("Replay (the model fed each run's own keys in the order the engine took them) and speed:");
             out.print(RealText.table(results));
             out.println();
-            out.println("Predicted from the workload alone (engine, key, writers, rows per transaction, row size; no trace),"
-                    + " beside the engine:");
-            for (int i = 0; i < results.size(); i++) {
-                RealResult r = results.get(i);
-                Prediction p = predictions.get(i);
-                out.printf(Locale.ROOT, "  %-34s engine %,7d leaf pages; predicted %s: %+.1f %%%n", r.key().label(),
-                        r.real().leafPages(), p, 100 * p.error(r.real().leafPages()));
-            }
-            if (w.turnstile()) {
-                out.println("  (the prediction simulates free-running writers; --turnstile interleaves them more)");
-            }
-            out.println();
+            StringBuilder details = new StringBuilder();
             for (RealResult r : results) {
-                out.print(RealText.details(r));
+                details.append(RealText.details(r));
             }
-            String title = "idgen index --real: " + results.get(0).version();
+            out.print(details);
+            String title = "idgen index --real: " + String.join(", ", ComparisonReport.byEngine(rows).keySet());
             if (s.html() != null) {
-                Files.writeString(s.html(), RealReport.html(results, title), StandardCharsets.UTF_8);
+                Files.writeString(s.html(), ComparisonReport.html(title, rows, details.toString()), StandardCharsets.UTF_8);
                 out.println("report written to " + s.html());
             }
             if (s.svg() != null) {
@@ -150,6 +196,27 @@ public final class RealIndex {
                 }
             }
         }
+    }
+
+    /**
+     * A run and its prediction as a line of the report.
+     *
+     * @param r the run
+     * @param p what the workload alone predicted for it
+     * @return the report's row
+     */
+    public static ComparisonReport.Row row(RealResult r, Prediction p) {
+        Workload w = r.workload();
+        // the product and its version number, without the build's suffix: "MariaDB 10.11.19", "PostgreSQL 15.20"
+        String version = r.version();
+        int paren = version.indexOf(" (");
+        version = (paren > 0 ? version.substring(0, paren) : version).replaceFirst("^(\\S+ [0-9.]+)-.*$", "$1");
+        String engine = version.startsWith(r.database().label()) ? version : r.database().label() + ", " + version;
+        String client = w.multiRow() ? "one sorted multi-row INSERT per transaction" : "one INSERT per row";
+        int rowBytes = r.key().keyType().storedBytes() + r.database().rowBytes(r.key(), w);
+        return new ComparisonReport.Row(engine, r.key().label(), w.writers(), w.rows(), w.txRows(), rowBytes, client,
+                Math.max(1, r.real().leafPages()), Math.min(1, Math.max(0, r.real().leafFill())), p.pages(), p.minPages(),
+                p.maxPages(), Math.min(1, Math.max(0, p.fill())));
     }
 
     /**
