@@ -6,7 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.TreeSet;
+import java.util.LinkedHashSet;
 
 /**
  * What a person choosing a key reads: per engine, each key and writer count with the leaf pages and
@@ -199,7 +199,7 @@ public final class ComparisonReport {
         for (Map.Entry<String, List<Row>> e : byEngine(rows).entrySet()) {
             List<Row> list = e.getValue();
             b.append("<h2>").append(escape(e.getKey())).append("</h2>\n");
-            for (String workload : new TreeSet<>(list.stream().map(Row::workload).toList())) {
+            for (String workload : new LinkedHashSet<>(list.stream().map(Row::workload).toList())) {
                 b.append("<p>").append(escape(workload)).append("</p>\n");
             }
             b.append("<p class=\"advice\">").append(escape(advice(list))).append("</p>\n");
