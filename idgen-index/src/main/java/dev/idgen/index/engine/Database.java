@@ -487,11 +487,12 @@ public enum Database {
     }
 
     /**
-     * What a run changed on the server to read it, so that {@link #restore} can put it back as it
-     * was found. Only what this run turned on is recorded: an extension or a counter that was
-     * already there is left alone, before and after.
+     * What a run changed on the server to read it. Only what this run turned on is recorded: an
+     * extension or a counter that was already there is left alone, before and after. The InnoDB
+     * counters are put back as found by {@link #restore}; the {@code pgstattuple} extension is not
+     * (another run on the database may be reading it), and the run says it created it.
      *
-     * @param createdPgstattuple PostgreSQL: the run created the {@code pgstattuple} extension
+     * @param createdPgstattuple PostgreSQL: the run created the {@code pgstattuple} extension (and left it)
      * @param enabledMonitors InnoDB: the {@code INNODB_METRICS} counters of the index module the run
      *     switched on (they were off)
      * @param note what could not be done, for the run's notes; empty if nothing
@@ -506,7 +507,8 @@ public enum Database {
         String describe() {
             List<String> parts = new ArrayList<>();
             if (createdPgstattuple) {
-                parts.add("pgstattuple extension created, dropped after the run");
+                parts.add("pgstattuple extension created (it was missing) and left installed, since other runs may read it;"
+                        + " DROP EXTENSION pgstattuple removes it");
             }
             if (!enabledMonitors.isEmpty()) {
                 parts.add("InnoDB index monitor switched on (" + String.join(", ", enabledMonitors) + "), off after the run");
@@ -517,8 +519,9 @@ public enum Database {
 
     /**
      * Turns on the instruments a run reads: on PostgreSQL the {@code pgstattuple} extension (for
-     * {@code pgstatindex}), on InnoDB the index module of {@code INNODB_METRICS} (page splits and
-     * merges). Each is noted only if this call turned it on.
+     * {@code pgstatindex}), created if missing and never dropped, so runs at once on one database
+     * cannot pull it from under each other; on InnoDB the index module of {@code INNODB_METRICS}
+     * (page splits and merges). Each is noted only if this call turned it on.
      *
      * @param c a connection
      * @return what was changed
@@ -532,12 +535,23 @@ public enum Database {
                         ResultSet r = s.executeQuery("SELECT 1 FROM pg_extension WHERE extname = 'pgstattuple'")) {
                     present = r.next();
                 }
+                boolean created = false;
                 if (!present) {
                     try (Statement s = c.createStatement()) {
                         s.execute("CREATE EXTENSION IF NOT EXISTS pgstattuple");
+                        // a notice ("already exists, skipping") means another run made it meanwhile
+                        created = s.getWarnings() == null;
+                    } catch (SQLException e) {
+                        // another run may have created it at the same moment (a unique violation): fine if it is there now
+                        try (Statement s = c.createStatement();
+                                ResultSet r = s.executeQuery("SELECT 1 FROM pg_extension WHERE extname = 'pgstattuple'")) {
+                            if (!r.next()) {
+                                throw e;
+                            }
+                        }
                     }
                 }
-                return new ServerChanges(!present, List.of(), "");
+                return new ServerChanges(created, List.of(), "");
             }
             case MARIADB -> {
                 List<String> off;
@@ -566,8 +580,8 @@ public enum Database {
     }
 
     /**
-     * Puts back what {@link #prepare} changed: drops the extension it created, switches off the
-     * counters it switched on (each by name, so one that was on stays on).
+     * Puts back what {@link #prepare} changed on InnoDB: switches off the counters it switched on
+     * (each by name, so one that was on stays on). A {@code pgstattuple} extension it created stays.
      *
      * @param c a connection
      * @param changes what {@link #prepare} returned
@@ -575,9 +589,6 @@ public enum Database {
      */
     void restore(Connection c, ServerChanges changes) throws SQLException {
         try (Statement s = c.createStatement()) {
-            if (changes.createdPgstattuple()) {
-                s.execute("DROP EXTENSION IF EXISTS pgstattuple");
-            }
             for (String name : changes.enabledMonitors()) {
                 if (!name.matches("[a-z_]+")) {
                     throw new IllegalStateException("unexpected InnoDB counter name '" + name + "'");
