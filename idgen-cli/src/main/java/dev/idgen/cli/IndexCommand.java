@@ -59,10 +59,11 @@ final class IndexCommand implements Callable<Integer> {
             "Default engine: an embedded SQLite file in the temp directory, deleted after."})
     private boolean real;
 
-    @Option(names = "--url", paramLabel = "JDBC-URL", description = {"The engine for --real (implies it):"
+    @Option(names = "--url", paramLabel = "JDBC-URL", split = ",(?=jdbc:)", description = {"The engine for --real (implies it):"
             + " jdbc:sqlite:FILE, jdbc:postgresql://HOST/DB?user=U, jdbc:mariadb://HOST/DB?user=U (jdbc:mysql: too).",
-            "Only tables named idgen_ix_* are made, and dropped after; a table of that name holding data is refused."})
-    private String url;
+            "Repeat it, or give a comma-separated list, to run several engines into one report.",
+            "Only tables named idgen_ix_<run tag>_* are made, and dropped after; a table of that name is refused."})
+    private List<String> urls;
 
     @Option(names = "--tx-rows", paramLabel = "N[-M]",
             description = "--real and the prediction: rows per transaction, or a range each transaction draws from (default: 100 for one writer, 1-10 for more).")
@@ -115,9 +116,10 @@ final class IndexCommand implements Callable<Integer> {
             description = "Pages the LRU buffer pool holds; 0 for none (default: ${DEFAULT-VALUE}).")
     private int bufferPool;
 
-    @Option(names = "--writers", paramLabel = "N", defaultValue = "4",
-            description = "Writers making keys at once, 1..1023 (default: ${DEFAULT-VALUE}).")
-    private int writers;
+    @Option(names = "--writers", paramLabel = "N[,N...]", split = ",", defaultValue = "4",
+            description = {"Writers making keys at once, 1..1023 (default: ${DEFAULT-VALUE}).",
+                    "With --real a comma-separated list runs each count, e.g. 4,16; without it one count."})
+    private List<Integer> writerCounts;
 
     @Option(names = "--rows-per-ms", paramLabel = "N", defaultValue = "1",
             description = "Rows per millisecond of simulated time, 1..4096 (default: ${DEFAULT-VALUE}).")
@@ -158,10 +160,13 @@ final class IndexCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (real || url != null) {
-            return new dev.idgen.index.engine.RealIndex(spec.commandLine().getOut(), spec.commandLine().getErr(),
+        if (real || (urls != null && !urls.isEmpty())) {
+            return new dev.idgen.index.run.RealIndex(spec.commandLine().getOut(), spec.commandLine().getErr(),
                     context.stderrIsTerminal()).run(realSettings());
         }
+        check(writerCounts.size() == 1, "--writers " + writerCounts + " names " + writerCounts.size()
+                + " counts; expected one without --real (a list such as 4,16 runs each count with --real)");
+        int writers = writerCounts.get(0);
         long rows = this.rows == null ? 1_000_000 : this.rows;
         List<KeySource> sources = sources();
         PageFormat format = pageFormat();
@@ -173,7 +178,7 @@ final class IndexCommand implements Callable<Integer> {
         IndexRun run = new IndexRun(rows, settings, writers, rowsPerMilli, seed);
 
         PrintWriter out = spec.commandLine().getOut();
-        predict(out, this.rows == null ? 100_000 : rows);
+        predict(out, this.rows == null ? 100_000 : rows, writers);
         String subtitle = String.format(Locale.ROOT, "%,d rows, %s %d KiB pages, %s",
                 rows, format.name(), format.pageBytes() / 1024, bufferPool == 0 ? "no buffer pool"
                         : String.format(Locale.ROOT, "%,d-page buffer pool", bufferPool));
@@ -216,7 +221,7 @@ final class IndexCommand implements Callable<Integer> {
      * The calibrated prediction for the chosen engine: the writers' interleaving simulated from the
      * workload, the engine's own split rules (those the --real replay matches page for page).
      */
-    private void predict(PrintWriter out, long rows) {
+    private void predict(PrintWriter out, long rows, int writers) {
         dev.idgen.index.model.IndexEngine model = switch (engine.strip().toLowerCase(Locale.ROOT)) {
             case "postgresql", "postgres" -> dev.idgen.index.model.IndexEngine.POSTGRESQL;
             case "sqlite" -> dev.idgen.index.model.IndexEngine.SQLITE;
@@ -231,7 +236,7 @@ final class IndexCommand implements Callable<Integer> {
         dev.idgen.index.engine.Workload w;
         try {
             style = dev.idgen.index.predict.ClientStyle.parse(client);
-            w = workload(rows, 0, style == dev.idgen.index.predict.ClientStyle.MULTI_ROW || multiRow);
+            w = workload(rows, writers, 0, style == dev.idgen.index.predict.ClientStyle.MULTI_ROW || multiRow);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
@@ -267,7 +272,7 @@ final class IndexCommand implements Callable<Integer> {
         out.println();
     }
 
-    private dev.idgen.index.engine.Workload workload(long rows, int secondaryIndexes, boolean multi) {
+    private dev.idgen.index.engine.Workload workload(long rows, int writers, int secondaryIndexes, boolean multi) {
         String tx = txRows != null ? txRows.strip() : writers == 1 ? "100" : "1-10";
         int min;
         int max;
@@ -282,7 +287,7 @@ final class IndexCommand implements Callable<Integer> {
         return new dev.idgen.index.engine.Workload(rows, writers, min, max, payload, secondaryIndexes, multi, seed);
     }
 
-    private dev.idgen.index.engine.RealIndex.Settings realSettings() {
+    private dev.idgen.index.run.RealIndex.Settings realSettings() {
         List<dev.idgen.index.engine.RealKey> chosen = new ArrayList<>();
         for (String k : keys) {
             try {
@@ -294,27 +299,30 @@ final class IndexCommand implements Callable<Integer> {
                 throw new CommandLine.ParameterException(spec.commandLine(), "--keys: " + e.getMessage());
             }
         }
-        String tx = txRows != null ? txRows.strip() : writers == 1 ? "100" : "1-10";
-        int min;
-        int max;
-        try {
-            int dash = tx.indexOf('-');
-            min = Integer.parseInt(dash < 0 ? tx : tx.substring(0, dash).strip());
-            max = dash < 0 ? min : Integer.parseInt(tx.substring(dash + 1).strip());
-        } catch (NumberFormatException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--tx-rows '" + tx
-                    + "' is not a count; expected N or N-M, such as 100 or 1-10");
-        }
         check(rows == null || (rows >= 1 && rows <= 50_000_000), "--rows " + rows + " is out of range; expected 1..50000000 with --real");
-        dev.idgen.index.engine.Workload workload;
-        try {
-            workload = new dev.idgen.index.engine.Workload(rows == null ? 100_000 : rows, writers, min, max, payload, secondary,
-                    multiRow, seed, serverOrder, turnstile, serverTime);
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        List<dev.idgen.index.engine.Workload> workloads = new ArrayList<>();
+        for (int writers : new LinkedHashSet<>(writerCounts)) {
+            check(writers >= 1 && writers <= 1023, "--writers " + writers + " is out of range; expected 1..1023");
+            String tx = txRows != null ? txRows.strip() : writers == 1 ? "100" : "1-10";
+            int min;
+            int max;
+            try {
+                int dash = tx.indexOf('-');
+                min = Integer.parseInt(dash < 0 ? tx : tx.substring(0, dash).strip());
+                max = dash < 0 ? min : Integer.parseInt(tx.substring(dash + 1).strip());
+            } catch (NumberFormatException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--tx-rows '" + tx
+                        + "' is not a count; expected N or N-M, such as 100 or 1-10");
+            }
+            try {
+                workloads.add(new dev.idgen.index.engine.Workload(rows == null ? 100_000 : rows, writers, min, max, payload,
+                        secondary, multiRow, seed, serverOrder, turnstile, serverTime));
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+            }
         }
-        return new dev.idgen.index.engine.RealIndex.Settings(url, chosen, workload, json, chart == null ? null : chart.html,
-                chart == null ? null : chart.svg, traceDir, keepTables);
+        return new dev.idgen.index.run.RealIndex.Settings(urls == null ? List.of() : urls, chosen, workloads, json,
+                chart == null ? null : chart.html, chart == null ? null : chart.svg, traceDir, keepTables);
     }
 
     private List<KeySource> sources() {

@@ -167,6 +167,30 @@ class IndexCommandTest {
     }
 
     @Test
+    void aRealRunTakesSeveralEnginesAndWriterCountsIntoOneReport(@TempDir Path dir) throws Exception {
+        String a = "jdbc:sqlite:" + dir.resolve("a.db");
+        String b = "jdbc:sqlite:" + dir.resolve("b.db");
+        Path html = dir.resolve("report.html");
+        Cli.Run r = Cli.run("index", "--url", a + "," + b, "--writers", "1,2", "--keys", "snowflake,uuid4", "--rows", "400",
+                "--html", html.toString());
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(!r.err().contains("\r"), "no carriage return when standard error is not a terminal: " + r.err());
+        // two engines (both SQLite files) x two writer counts x two keys, engine beside prediction, workload stated
+        long lines = Arrays.stream(r.out().split("\n"))
+                .filter(l -> l.matches("SQLite 3\\S*\\s+[12]\\s+(Snowflake|UUIDv4)\\s+400\\s+(100|1-10)\\s+\\d+\\s+\\d+\\s+\\d+ \\(\\d+-\\d+\\)"
+                        + "\\s+[-+]\\d+\\.\\d %\\s+\\d+\\.\\d %\\s+\\d+\\.\\d %")).count();
+        assertEquals(8, lines, r.out());
+        assertEquals(2, Pattern.compile("SQLite: tables idgen_ix_r[a-z0-9]{11,12}_<key>, this run's own").matcher(r.out()).results().count(),
+                r.out());
+        assertTrue(Pattern.compile("\nSQLite 3\\S*: at 2 writers ").matcher(r.out()).find(), "the advice: " + r.out());
+        String page = Files.readString(html, StandardCharsets.UTF_8);
+        assertTrue(page.contains("<p>400 rows, 2 writers, 1-10 rows per transaction, 8-byte rows, one INSERT per row</p>"), page);
+        assertTrue(page.contains("<p>400 rows, 1 writer, 100 rows per transaction, 8-byte rows, one INSERT per row</p>"), page);
+        assertTrue(page.contains("<p class=\"advice\">SQLite 3."), page);
+        assertTrue(page.contains(">UUIDv4, 2 writers</text>"), page);
+    }
+
+    @Test
     void svgAndHtmlTogetherIsAUsageError(@TempDir Path dir) {
         Cli.Run r = Cli.run("index", "--rows", "10", "--svg", dir.resolve("a").toString(), "--html", dir.resolve("b").toString());
         assertEquals(IdgenCommand.EXIT_USAGE, r.exit());
@@ -190,6 +214,7 @@ class IndexCommandTest {
         assertUsage("--engine 'oracle' is not an engine", "index", "--engine", "oracle");
         assertUsage("--rows 0 is out of range", "index", "--rows", "0");
         assertUsage("--writers 0 is out of range", "index", "--writers", "0");
+        assertUsage("--writers [4, 16] names 2 counts; expected one without --real", "index", "--writers", "4,16", "--rows", "100");
     }
 
     private static void assertUsage(String message, String... args) {

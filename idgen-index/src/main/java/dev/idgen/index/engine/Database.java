@@ -460,27 +460,39 @@ public enum Database {
         return key.keyType();
     }
 
-    /** @return the row's bytes besides the key, as the model counts them */
-    int rowBytes(RealKey key, Workload w) {
+    /**
+     * @param key the key kind
+     * @param w the workload
+     * @return the row's bytes besides the key, as the model counts them
+     */
+    public int rowBytes(RealKey key, Workload w) {
         return w.payloadBytes() + 8 * w.secondaryIndexes() + (orderColumn(key, w) ? 8 : 0) + (timeColumn(w) ? 8 : 0);
     }
 
-    /** @return whether the table gets the server's clock column {@code t} (InnoDB; DATETIME(6) stores in 8 bytes) */
-    boolean timeColumn(Workload w) {
+    /**
+     * @param w the workload
+     * @return whether the table gets the server's clock column {@code t} (InnoDB; DATETIME(6) stores in 8 bytes)
+     */
+    public boolean timeColumn(Workload w) {
         return w.serverTime() && this == MARIADB;
     }
 
-    /** @return whether the table gets the server's order column (InnoDB, keys the runner makes) */
-    boolean orderColumn(RealKey key, Workload w) {
+    /**
+     * @param key the key kind
+     * @param w the workload
+     * @return whether the table gets the server's order column (InnoDB, keys the runner makes)
+     */
+    public boolean orderColumn(RealKey key, Workload w) {
         return w.serverOrder() && this == MARIADB && key != RealKey.AUTO_INCREMENT;
     }
 
     /**
-     * What a run changed on the server to read it, so that {@link #restore} can put it back as it
-     * was found. Only what this run turned on is recorded: an extension or a counter that was
-     * already there is left alone, before and after.
+     * What a run changed on the server to read it. Only what this run turned on is recorded: an
+     * extension or a counter that was already there is left alone, before and after. The InnoDB
+     * counters are put back as found by {@link #restore}; the {@code pgstattuple} extension is not
+     * (another run on the database may be reading it), and the run says it created it.
      *
-     * @param createdPgstattuple PostgreSQL: the run created the {@code pgstattuple} extension
+     * @param createdPgstattuple PostgreSQL: the run created the {@code pgstattuple} extension (and left it)
      * @param enabledMonitors InnoDB: the {@code INNODB_METRICS} counters of the index module the run
      *     switched on (they were off)
      * @param note what could not be done, for the run's notes; empty if nothing
@@ -495,7 +507,8 @@ public enum Database {
         String describe() {
             List<String> parts = new ArrayList<>();
             if (createdPgstattuple) {
-                parts.add("pgstattuple extension created, dropped after the run");
+                parts.add("pgstattuple extension created (it was missing) and left installed, since other runs may read it;"
+                        + " DROP EXTENSION pgstattuple removes it");
             }
             if (!enabledMonitors.isEmpty()) {
                 parts.add("InnoDB index monitor switched on (" + String.join(", ", enabledMonitors) + "), off after the run");
@@ -506,8 +519,9 @@ public enum Database {
 
     /**
      * Turns on the instruments a run reads: on PostgreSQL the {@code pgstattuple} extension (for
-     * {@code pgstatindex}), on InnoDB the index module of {@code INNODB_METRICS} (page splits and
-     * merges). Each is noted only if this call turned it on.
+     * {@code pgstatindex}), created if missing and never dropped, so runs at once on one database
+     * cannot pull it from under each other; on InnoDB the index module of {@code INNODB_METRICS}
+     * (page splits and merges). Each is noted only if this call turned it on.
      *
      * @param c a connection
      * @return what was changed
@@ -521,12 +535,23 @@ public enum Database {
                         ResultSet r = s.executeQuery("SELECT 1 FROM pg_extension WHERE extname = 'pgstattuple'")) {
                     present = r.next();
                 }
+                boolean created = false;
                 if (!present) {
                     try (Statement s = c.createStatement()) {
                         s.execute("CREATE EXTENSION IF NOT EXISTS pgstattuple");
+                        // a notice ("already exists, skipping") means another run made it meanwhile
+                        created = s.getWarnings() == null;
+                    } catch (SQLException e) {
+                        // another run may have created it at the same moment (a unique violation): fine if it is there now
+                        try (Statement s = c.createStatement();
+                                ResultSet r = s.executeQuery("SELECT 1 FROM pg_extension WHERE extname = 'pgstattuple'")) {
+                            if (!r.next()) {
+                                throw e;
+                            }
+                        }
                     }
                 }
-                return new ServerChanges(!present, List.of(), "");
+                return new ServerChanges(created, List.of(), "");
             }
             case MARIADB -> {
                 List<String> off;
@@ -555,8 +580,8 @@ public enum Database {
     }
 
     /**
-     * Puts back what {@link #prepare} changed: drops the extension it created, switches off the
-     * counters it switched on (each by name, so one that was on stays on).
+     * Puts back what {@link #prepare} changed on InnoDB: switches off the counters it switched on
+     * (each by name, so one that was on stays on). A {@code pgstattuple} extension it created stays.
      *
      * @param c a connection
      * @param changes what {@link #prepare} returned
@@ -564,9 +589,6 @@ public enum Database {
      */
     void restore(Connection c, ServerChanges changes) throws SQLException {
         try (Statement s = c.createStatement()) {
-            if (changes.createdPgstattuple()) {
-                s.execute("DROP EXTENSION IF EXISTS pgstattuple");
-            }
             for (String name : changes.enabledMonitors()) {
                 if (!name.matches("[a-z_]+")) {
                     throw new IllegalStateException("unexpected InnoDB counter name '" + name + "'");

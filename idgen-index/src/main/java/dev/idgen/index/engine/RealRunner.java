@@ -27,8 +27,9 @@ import java.util.function.LongConsumer;
  *
  * <p>Manners on a shared server: the tag makes every runner's tables its own (two users on one
  * database never meet, and a run never drops a table it did not make: one that exists is refused);
- * an instrument the run turns on (PostgreSQL's {@code pgstattuple}, InnoDB's index counters) is
- * turned off again after each key's run if it was off before, and the run's notes say so.
+ * InnoDB's index counters, if the run switched them on, are switched off again after each key's
+ * run; PostgreSQL's {@code pgstattuple} extension, if missing, is created and left in place (a
+ * concurrent run may be reading it); the run's notes say what it changed.
  *
  * <p>The order rows went into the tree is taken to be the order of the midpoints of their INSERT
  * statements (the time halfway between the call and its return): close, not exact, since two

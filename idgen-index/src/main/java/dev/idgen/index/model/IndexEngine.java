@@ -23,7 +23,8 @@ package dev.idgen.index.model;
  *       writers of time-ordered keys leave InnoDB pages half empty;</li>
  *   <li>{@link #SQLITE}: a {@code WITHOUT ROWID} table's B-tree, 4 KiB pages, 8-byte leaf header,
  *       2-byte cell pointers; a full leaf is balanced with its neighbours as SQLite's
- *       {@code balance_nonroot} does.</li>
+ *       {@code balance_nonroot} does. A row too large for its cell keeps its first bytes there and
+ *       the rest on overflow pages ({@link #sqliteOverflowPages}).</li>
  * </ul>
  */
 public enum IndexEngine {
@@ -83,13 +84,58 @@ public enum IndexEngine {
         return 4 + (8 + keyType.storedBytes() + 7) / 8 * 8;
     }
 
-    /** SQLite: bytes per leaf cell, its pointer included (the key as the record stores it). */
+    /**
+     * SQLite: bytes per leaf cell, its pointer included (the key as the record stores it). A record
+     * too large for the page keeps only its first bytes in the cell ({@link #sqliteLocalBytes}) and
+     * a 4-byte number of its first overflow page; the rest goes to overflow pages, which are not
+     * leaf pages.
+     */
     static int sqliteCellBytes(KeyType keyType, int rowBytes) {
-        int key = keyType.storedBytes();
-        int header = 1 + 1 + (rowBytes > 0 ? (rowBytes * 2 + 12 > 127 ? 2 : 1) : 0); // size, key type, payload type
-        int record = header + key + rowBytes;
+        int record = sqliteRecordBytes(keyType, rowBytes);
+        int local = sqliteLocalBytes(record);
         int sizeVarint = record > 127 ? 2 : 1;
-        return 2 + sizeVarint + record;
+        return 2 + sizeVarint + local + (local < record ? 4 : 0);
+    }
+
+    /** SQLite: bytes of a row's record, its header (size, key type, payload type) included. */
+    static int sqliteRecordBytes(KeyType keyType, int rowBytes) {
+        int header = 1 + 1 + (rowBytes > 0 ? (rowBytes * 2 + 12 > 127 ? 2 : 1) : 0);
+        return header + keyType.storedBytes() + rowBytes;
+    }
+
+    /**
+     * SQLite: bytes of a record of {@code payload} bytes kept in its cell on a page of an index
+     * B-tree, which a {@code WITHOUT ROWID} table is. From the SQLite file format
+     * (https://www.sqlite.org/fileformat2.html, "B-tree Pages"), U being the usable page size: the
+     * most a cell keeps is X = (U-12)*64/255-23 and the least M = (U-12)*32/255-23; a larger payload
+     * keeps K = M+((P-M) mod (U-4)) if K is at most X, else M, and the rest goes to overflow pages of
+     * U-4 bytes each (a 4-byte pointer to the next).
+     *
+     * @param payload bytes of the record
+     * @return bytes of it kept in the cell
+     */
+    static int sqliteLocalBytes(int payload) {
+        int usable = SQLITE_PAGE;
+        int most = (usable - 12) * 64 / 255 - 23;
+        int least = (usable - 12) * 32 / 255 - 23;
+        if (payload <= most) {
+            return payload;
+        }
+        int k = least + (payload - least) % (usable - 4);
+        return k <= most ? k : least;
+    }
+
+    /**
+     * SQLite: overflow pages one row takes, 0 when it fits in its cell.
+     *
+     * @param keyType the key column
+     * @param rowBytes the rest of the row
+     * @return overflow pages per row
+     */
+    public static int sqliteOverflowPages(KeyType keyType, int rowBytes) {
+        int record = sqliteRecordBytes(keyType, rowBytes);
+        int spilled = record - sqliteLocalBytes(record);
+        return (spilled + SQLITE_PAGE - 4 - 1) / (SQLITE_PAGE - 4);
     }
 
     /**

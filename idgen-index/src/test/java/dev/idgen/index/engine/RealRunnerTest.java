@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.idgen.index.run.RealIndex;
+import dev.idgen.index.run.RealText;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -13,6 +15,10 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.InstantSource;
 import java.util.Locale;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -144,23 +150,45 @@ class RealRunnerTest {
     }
 
     @Test
-    void postgresqlIsLeftAsFoundAndAUuidKeyIsCalledUuid() throws SQLException {
-        RealRunner runner = server(Database.POSTGRESQL, POSTGRES);
+    void pgstattupleIsCreatedIfMissingNeverDroppedAndTwoRunsAtOnceBothReadIt() throws Exception {
+        server(Database.POSTGRESQL, POSTGRES);
+        // a database of this test's own, so it starts without the extension and no one else's is touched
+        String db = "idgen_ix_" + TAG + "_pg";
         try (Connection c = Database.POSTGRESQL.connect(POSTGRES); Statement s = c.createStatement()) {
-            // this test's own database: start from a server without the extension, as most are
-            s.execute("DROP EXTENSION IF EXISTS pgstattuple");
+            s.execute("DROP DATABASE IF EXISTS " + db);
+            s.execute("CREATE DATABASE " + db);
         }
-        RealResult r = runner.run(RealKey.UUID_V7, new Workload(2_000, 1, 100, 100, 0, 0, false, 9), done -> { });
-        assertTrue(r.real().leafPages() > 0, "pgstatindex was there during the run");
-        assertEquals("pgstattuple extension created, dropped after the run", r.real().extra().get("server changes"));
-        try (Connection c = Database.POSTGRESQL.connect(POSTGRES); Statement s = c.createStatement();
-                ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_extension WHERE extname = 'pgstattuple'")) {
-            rs.next();
-            assertEquals(0, rs.getInt(1), "the extension the run created is gone");
+        String url = "jdbc:postgresql://127.0.0.1:5432/" + db + "?user=postgres";
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            Future<RealResult> a = pool.submit(() -> new RealRunner(Database.POSTGRESQL, url, InstantSource.system(), TAG + "a")
+                    .run(RealKey.UUID_V7, new Workload(3_000, 2, 1, 10, 0, 0, false, 9), done -> { }));
+            Future<RealResult> b = pool.submit(() -> new RealRunner(Database.POSTGRESQL, url, InstantSource.system(), TAG + "b")
+                    .run(RealKey.SNOWFLAKE, new Workload(3_000, 2, 1, 10, 0, 0, false, 9), done -> { }));
+            RealResult ra = a.get(120, TimeUnit.SECONDS);
+            RealResult rb = b.get(120, TimeUnit.SECONDS);
+            assertTrue(ra.real().leafPages() > 0 && rb.real().leafPages() > 0, "both runs read pgstatindex");
+            long created = java.util.stream.Stream.of(ra, rb).map(r -> String.valueOf(r.real().extra().get("server changes")))
+                    .filter(n -> n.startsWith("pgstattuple extension created (it was missing) and left installed")).count();
+            assertEquals(1, created, "the run that created it says so, the other does not: " + ra.real().extra() + " / "
+                    + rb.real().extra());
+            try (Connection c = Database.POSTGRESQL.connect(url); Statement s = c.createStatement();
+                    ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_extension WHERE extname = 'pgstattuple'")) {
+                rs.next();
+                assertEquals(1, rs.getInt(1), "the extension stays for other runs");
+            }
+            RealResult again = new RealRunner(Database.POSTGRESQL, url, InstantSource.system(), TAG + "c")
+                    .run(RealKey.UUID_V7, new Workload(1_000, 1, 100, 100, 0, 0, false, 9), done -> { });
+            assertFalse(again.real().extra().containsKey("server changes"), "found it, changed nothing: " + again.real().extra());
+            assertTrue(RealText.details(again).contains("UUIDv7 (uuid):"), RealText.details(again));
+            assertEquals("uuid", RealIndex.json(again).get("column"));
+            assertEquals("BINARY(16)", Database.MARIADB.columnType(again.key().keyType()));
+        } finally {
+            pool.shutdownNow();
+            try (Connection c = Database.POSTGRESQL.connect(POSTGRES); Statement s = c.createStatement()) {
+                s.execute("DROP DATABASE IF EXISTS " + db + " WITH (FORCE)");
+            }
         }
-        assertTrue(RealText.details(r).contains("UUIDv7 (uuid):"), RealText.details(r));
-        assertEquals("uuid", RealIndex.json(r).get("column"));
-        assertEquals("BINARY(16)", Database.MARIADB.columnType(r.key().keyType()));
     }
 
     @Test

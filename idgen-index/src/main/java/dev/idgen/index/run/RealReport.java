@@ -1,8 +1,9 @@
-package dev.idgen.index.engine;
+package dev.idgen.index.run;
 
 import de.erichseifert.vectorgraphics2d.VectorGraphics2D;
 import de.erichseifert.vectorgraphics2d.svg.SVGProcessor;
 import de.erichseifert.vectorgraphics2d.util.PageSize;
+import dev.idgen.index.engine.RealResult;
 import dev.idgen.index.report.IndexChart;
 import java.awt.Color;
 import java.io.ByteArrayOutputStream;
@@ -21,9 +22,8 @@ import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.style.Styler;
 
 /**
- * The HTML report of real runs, self-contained: the table, each run's instruments, and two bar
- * charts drawn by XChart as inline SVG: leaf fill and index size by key, one bar per engine and
- * writer count.
+ * The {@code --svg} chart of real runs: a bar chart drawn by XChart, keys along the axis, one bar
+ * per engine and writer count. (The {@code --html} page is {@link dev.idgen.index.report.ComparisonReport}'s.)
  */
 public final class RealReport {
 
@@ -31,25 +31,6 @@ public final class RealReport {
     private static final int HEIGHT = 400;
 
     private RealReport() {
-    }
-
-    /**
-     * @param results the runs
-     * @param title the page title
-     * @return the HTML page
-     */
-    public static String html(List<RealResult> results, String title) {
-        StringBuilder b = new StringBuilder("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>")
-                .append(escape(title)).append("</title>\n<style>body{font-family:sans-serif;margin:2em}pre{font-size:13px}</style>\n"
-                        + "</head>\n<body>\n<h1>").append(escape(title)).append("</h1>\n<pre>")
-                .append(escape(RealText.table(results))).append("</pre>\n");
-        b.append(inline(svg(results, "Leaf fill (engine's own measure, %)", r -> 100 * r.real().leafFill())));
-        b.append(inline(svg(results, "Primary-key index size (MiB)", r -> r.real().indexBytes() / (1024.0 * 1024.0))));
-        b.append("<h2>Each run</h2>\n<pre>");
-        for (RealResult r : results) {
-            b.append(escape(RealText.details(r))).append('\n');
-        }
-        return b.append("</pre>\n</body>\n</html>\n").toString();
     }
 
     /** A bar chart: keys along the axis, one series per engine and writer count. */
@@ -86,13 +67,5 @@ public final class RealReport {
             throw new UncheckedIOException(e);
         }
         return IndexChart.compactSvg(bytes.toString(StandardCharsets.UTF_8));
-    }
-
-    private static String inline(String svg) {
-        return svg.substring(Math.max(0, svg.indexOf("<svg"))) + "\n";
-    }
-
-    private static String escape(String s) {
-        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
     }
 }

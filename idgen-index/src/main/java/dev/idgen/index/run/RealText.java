@@ -1,5 +1,6 @@
-package dev.idgen.index.engine;
+package dev.idgen.index.run;
 
+import dev.idgen.index.engine.RealResult;
 import dev.idgen.index.report.TextTable;
 import java.util.List;
 import java.util.Locale;
