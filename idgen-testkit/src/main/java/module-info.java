@@ -12,7 +12,9 @@
  *   <li>{@link dev.idgen.testkit.gen} - seeded generators of layouts, machine ids, clock scripts
  *       and ID streams, for any property-testing tool;</li>
  *   <li>{@link dev.idgen.testkit.lease} - the scenarios every machine-id lease backend must pass,
- *       run against its real coordinator.</li>
+ *       run against its real coordinator;</li>
+ *   <li>{@link dev.idgen.testkit.segment} - two processes counting on one segment store while it
+ *       stops and starts, every number checked distinct.</li>
  * </ul>
  */
 module dev.idgen.testkit {
@@ -22,5 +24,6 @@ module dev.idgen.testkit {
     exports dev.idgen.testkit.clock;
     exports dev.idgen.testkit.gen;
     exports dev.idgen.testkit.lease;
+    exports dev.idgen.testkit.segment;
     exports dev.idgen.testkit.stress;
 }

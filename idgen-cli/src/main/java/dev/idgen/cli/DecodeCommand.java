@@ -1,8 +1,10 @@
 package dev.idgen.cli;
 
 import dev.idgen.cli.decode.IdReport;
+import dev.idgen.decode.DecodedId;
 import dev.idgen.decode.IdDecoder;
 import dev.idgen.decode.Reading;
+import dev.idgen.segment.BusinessNumberFormat;
 import dev.idgen.snowflake.SnowflakeLayout;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -11,6 +13,7 @@ import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -32,6 +35,7 @@ import picocli.CommandLine.Spec;
                 "A Snowflake (decimal, or hex as 0x... or 16 hex digits), a UUID of any version (8-4-4-4-12, 32 hex"
                 + " digits, {braces} or urn:uuid:), a ULID, KSUID, TSID, MongoDB ObjectId or xid.",
                 "A string that fits more than one format gets every reading, the plausible ones first.",
+                "With --pattern, business numbers such as INV-20261203-000042 (prefix, date group, counter) instead.",
                 "A reading whose time is implausible (more than a day after now) gets a warning and, for a Snowflake,"
                 + " the preset layouts that give a plausible time."})
 final class DecodeCommand implements Callable<Integer> {
@@ -59,12 +63,22 @@ final class DecodeCommand implements Callable<Integer> {
     @Option(names = "--json", description = "One JSON object a line instead of a table.")
     private boolean json;
 
+    @Option(names = "--pattern", paramLabel = "PATTERN",
+            description = "Read business numbers of this pattern, e.g. INV-yyyyMMdd-NNNNNN: [PREFIX SEP] date"
+                    + " (yyyyMMdd, yyyyMM or yyyy) SEP counter (one N a digit).")
+    private String pattern;
+
+    @Option(names = "--zone", paramLabel = "ZONE", defaultValue = "UTC",
+            description = "With --pattern: the zone whose midnight starts a date group (default: ${DEFAULT-VALUE}).")
+    private ZoneId zone;
+
     DecodeCommand(CliContext context) {
         this.context = context;
     }
 
     @Override
     public Integer call() {
+        BusinessNumberFormat format = businessFormat();
         SnowflakeLayout layout = FieldOrderConverter.apply(spec, this.layout, fieldOrder);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
@@ -79,7 +93,7 @@ final class DecodeCommand implements Callable<Integer> {
         for (String input : inputs) {
             List<Reading> readings;
             try {
-                readings = IdDecoder.readings(input, layout, now);
+                readings = format == null ? IdDecoder.readings(input, layout, now) : List.of(business(format, input, now));
             } catch (IllegalArgumentException e) {
                 err.println(spec.qualifiedName() + ": " + IdgenCommand.oneLine(e.getMessage()));
                 bad++;
@@ -102,6 +116,36 @@ final class DecodeCommand implements Callable<Integer> {
             throw new BadInputException("no ID given; expected IDs as arguments or one a line on standard input");
         }
         return bad == 0 ? IdgenCommand.EXIT_OK : IdgenCommand.EXIT_BAD_INPUT;
+    }
+
+    /** The format of {@code --pattern}, or null without it; a usage error for a bad pattern or a Snowflake flag. */
+    private BusinessNumberFormat businessFormat() {
+        CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
+        if (pattern == null) {
+            if (parsed.hasMatchedOption("--zone")) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--zone applies to --pattern only");
+            }
+            return null;
+        }
+        for (String snowflakeOnly : List.of("--layout", "--field-order")) {
+            if (parsed.hasMatchedOption(snowflakeOnly)) {
+                throw new CommandLine.ParameterException(spec.commandLine(), snowflakeOnly
+                        + " applies to Snowflakes, not to --pattern");
+            }
+        }
+        try {
+            return BusinessNumberFormat.builder().pattern(pattern).zone(zone).build();
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--pattern: " + e.getMessage());
+        }
+    }
+
+    private static Reading business(BusinessNumberFormat format, String input, Instant now) {
+        DecodedId id = format.decode(input);
+        if (Reading.plausible(id, now)) {
+            return new Reading(id, true, "", List.of());
+        }
+        return new Reading(id, false, "date " + id.time().orElseThrow() + " is in the future", List.of());
     }
 
     private List<String> readStdin() {

@@ -3,6 +3,7 @@ package dev.idgen.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.idgen.testsupport.TestPostgres;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -15,19 +16,19 @@ import org.junit.jupiter.api.Test;
 /** {@code idgen segment} against the real PostgreSQL on loopback, in a table of this class's own. */
 class SegmentCommandTest {
 
-    private static final String URL = System.getProperty("idgen.test.postgresql.url",
-            "jdbc:postgresql://127.0.0.1:5432/test");
+    /** The machine's PostgreSQL or a private one; without either, a failure under CI and a skip elsewhere. */
+    private final String url = TestPostgres.server().url();
     private final String table = "idgen_segment_cli" + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 4);
 
     @AfterEach
     void drop() throws SQLException {
-        try (Connection c = DriverManager.getConnection(URL, "postgres", ""); Statement st = c.createStatement()) {
+        try (Connection c = DriverManager.getConnection(url, "postgres", ""); Statement st = c.createStatement()) {
             st.execute("DROP TABLE IF EXISTS " + table);
         }
     }
 
     private Cli.Run segment(String... more) {
-        String[] base = {"segment", "--jdbc-url", URL, "--user", "postgres", "--table", table, "--create-table"};
+        String[] base = {"segment", "--jdbc-url", url, "--user", "postgres", "--table", table, "--create-table"};
         String[] args = Arrays.copyOf(base, base.length + more.length);
         System.arraycopy(more, 0, args, base.length, more.length);
         return Cli.run(args);

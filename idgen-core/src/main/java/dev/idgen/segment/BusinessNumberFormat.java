@@ -23,6 +23,7 @@ import java.util.Optional;
  * BusinessNumberFormat f = BusinessNumberFormat.builder().prefix("INV").group(DateGroup.DAY).width(6).build();
  * f.format(LocalDate.of(2026, 12, 3), 42);    // INV-20261203-000042
  * f.parse("INV-20261203-000042").counter();   // 42
+ * BusinessNumberFormat same = BusinessNumberFormat.builder().pattern("INV-yyyyMMdd-NNNNNN").build();
  * }</pre>
  */
 public final class BusinessNumberFormat {
@@ -55,7 +56,11 @@ public final class BusinessNumberFormat {
         return new Builder();
     }
 
-    /** {@return e.g. {@code INV-yyyyMMdd-NNNNNN}} */
+    /**
+     * The pattern {@link Builder#pattern(String)} reads back into this format.
+     *
+     * @return e.g. {@code INV-yyyyMMdd-NNNNNN}
+     */
     public String pattern() {
         return lead() + group.shape() + separator + "N".repeat(width);
     }
@@ -237,6 +242,74 @@ public final class BusinessNumberFormat {
             }
             this.width = width;
             return this;
+        }
+
+        /**
+         * Sets prefix, separator, date group and width at once from a pattern as
+         * {@link BusinessNumberFormat#pattern()} writes it: {@code [prefix separator] date separator N...},
+         * where the date is {@code yyyyMMdd}, {@code yyyyMM} or {@code yyyy} and the run of {@code N}
+         * at the end is the counter's width. {@code INV-yyyyMMdd-NNNNNN} is prefix {@code INV},
+         * separator {@code -}, day groups, width 6; {@code yyyyMMNNNN} has no prefix and no
+         * separator. The format built has exactly this pattern, so numbers it writes read back
+         * with it.
+         *
+         * @param pattern e.g. {@code INV-yyyyMMdd-NNNNNN}
+         * @return this
+         * @throws IllegalArgumentException if the pattern has not that shape; the message quotes it
+         *     and says what is allowed
+         */
+        public Builder pattern(String pattern) {
+            Objects.requireNonNull(pattern, "pattern");
+            int end = pattern.length();
+            int counterStart = end;
+            while (counterStart > 0 && pattern.charAt(counterStart - 1) == 'N') {
+                counterStart--;
+            }
+            int w = end - counterStart;
+            if (w < 1 || w > MAX_WIDTH) {
+                throw badPattern(pattern, "it must end in 1 to " + MAX_WIDTH + " N for the counter, found " + w);
+            }
+            int date = pattern.lastIndexOf("yyyy", counterStart - 4);
+            if (date < 0) {
+                throw badPattern(pattern, "it has no date yyyyMMdd, yyyyMM or yyyy before the counter");
+            }
+            DateGroup g = pattern.startsWith(DateGroup.DAY.shape(), date) ? DateGroup.DAY
+                    : pattern.startsWith(DateGroup.MONTH.shape(), date) ? DateGroup.MONTH : DateGroup.YEAR;
+            int dateEnd = date + g.shape().length();
+            if (dateEnd > counterStart) {
+                throw badPattern(pattern, "the date runs into the counter");
+            }
+            String sep = pattern.substring(dateEnd, counterStart);
+            String lead = pattern.substring(0, date);
+            String pre;
+            if (lead.isEmpty()) {
+                pre = "";
+            } else if (!lead.endsWith(sep) || lead.length() == sep.length()) {
+                throw badPattern(pattern, "the prefix " + Quote.of(lead) + " must be followed by the same separator "
+                        + Quote.of(sep) + " as the date");
+            } else {
+                pre = lead.substring(0, lead.length() - sep.length());
+            }
+            Builder candidate = new Builder().zone(zone);
+            try {
+                candidate.prefix(pre).separator(sep).group(g).width(w);
+            } catch (IllegalArgumentException e) {
+                throw badPattern(pattern, e.getMessage());
+            }
+            String written = candidate.build().pattern();
+            if (!written.equals(pattern)) {
+                throw badPattern(pattern, "it reads as " + Quote.of(written) + ", which is not the same");
+            }
+            this.prefix = candidate.prefix;
+            this.separator = candidate.separator;
+            this.group = candidate.group;
+            this.width = candidate.width;
+            return this;
+        }
+
+        private static IllegalArgumentException badPattern(String pattern, String why) {
+            return new IllegalArgumentException("business number pattern " + Quote.of(pattern) + " cannot be read: "
+                    + why + "; allowed: [PREFIX SEP] yyyyMMdd|yyyyMM|yyyy SEP N..., e.g. INV-yyyyMMdd-NNNNNN");
         }
 
         /**

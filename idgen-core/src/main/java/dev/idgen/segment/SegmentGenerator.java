@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * <pre>{@code
  * SegmentGenerator orders = SegmentGenerator.builder()
  *         .source(source).name("orders").step(1000)
- *         .prefetch(1, 16).maxWait(Duration.ofSeconds(1))
+ *         .prefetch(1, 128).maxWait(Duration.ofSeconds(1))
  *         .build();
  * long id = orders.nextLong();
  * }</pre>
@@ -74,6 +74,12 @@ public final class SegmentGenerator implements LongIdGenerator, AutoCloseable {
     public static final long MAX_STEP = 1L << 40;
     /** The most ranges kept ready beyond the current one. */
     public static final int MAX_PREFETCH = 1024;
+    /**
+     * The builder's default upper prefetch bound. High enough that a fast caller wakes the fetch
+     * thread rarely (one wake-up per half the target); the target only gets there when ranges last
+     * less than {@code horizon / 128}.
+     */
+    public static final int DEFAULT_MAX_PREFETCH = 128;
 
     private static final Logger LOG = LoggerFactory.getLogger(SegmentGenerator.class);
     private static final VarHandle NEXT;
@@ -117,12 +123,10 @@ public final class SegmentGenerator implements LongIdGenerator, AutoCloseable {
     private volatile int target;
 
     private final AtomicInteger pending = new AtomicInteger();
-    private final AtomicLong switches = new AtomicLong();
     private final AtomicLong fetches = new AtomicLong();
     private final AtomicLong failedFetches = new AtomicLong();
     private final AtomicLong waits = new AtomicLong();
     private final AtomicLong fetchNanos = new AtomicLong();
-    private volatile long lastLifetimeMillis = -1;
     private volatile int failureStreak;
     private volatile Instant failingSince;
     private volatile Throwable lastError;
@@ -220,11 +224,9 @@ public final class SegmentGenerator implements LongIdGenerator, AutoCloseable {
         int tgt = target;
         if (spent.first <= spent.last) {
             long life = Math.max(0, t - spent.activatedMillis);
-            lastLifetimeMillis = life;
             tgt = adapt(tgt, life);
         }
         now.activatedMillis = t;
-        switches.incrementAndGet();
         // wake the task once half the target is spent (at target 1: when the last ready range
         // begins, as before). With target 0 a fetch starts only when a caller finds nothing ready.
         if (tgt > 0 && tailIndex - now.index <= tgt >> 1) {
@@ -579,7 +581,7 @@ public final class SegmentGenerator implements LongIdGenerator, AutoCloseable {
         private String name;
         private long step = 1000;
         private int minPrefetch = 1;
-        private int maxPrefetch = 16;
+        private int maxPrefetch = DEFAULT_MAX_PREFETCH;
         private Duration horizon = Duration.ofSeconds(1);
         private Duration maxWait = Duration.ofSeconds(1);
         private Duration retryPause = Duration.ofMillis(100);
@@ -622,7 +624,7 @@ public final class SegmentGenerator implements LongIdGenerator, AutoCloseable {
         /**
          * Bounds on how many ranges are kept ready beyond the current one; the generator moves
          * between them with the rate. {@code (0, 0)} fetches only when a range is spent (every
-         * {@code step} numbers, one caller waits for the store). Default {@code (1, 16)}.
+         * {@code step} numbers, one caller waits for the store). Default {@code (1, 128)}.
          *
          * @param min at least 0
          * @param max at least {@code min}, at most {@link #MAX_PREFETCH}

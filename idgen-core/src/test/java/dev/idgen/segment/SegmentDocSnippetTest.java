@@ -25,7 +25,7 @@ class SegmentDocSnippetTest {
                 .source(source)                   // JdbcSegmentSource, RedisSegmentSource, ...
                 .name("orders")
                 .step(1000)                       // one store round trip per 1000 numbers
-                .prefetch(1, 16)                  // ranges kept ready, following the rate
+                .prefetch(1, 128)                 // ranges kept ready, following the rate
                 .maxWait(Duration.ofSeconds(1))   // then SegmentUnavailableException
                 .build();
         long orderNo = orders.nextLong();         // 1, 2, 3, ...

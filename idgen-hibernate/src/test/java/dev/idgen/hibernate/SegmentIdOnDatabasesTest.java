@@ -97,8 +97,8 @@ class SegmentIdOnDatabasesTest {
                 rs.next();
                 assertEquals(2L * PER_FACTORY, rs.getLong(1));
                 // dense: nothing beyond what the two generators could hold unused at the end
-                // (a range in use plus the first factory's prefetched ones, at most 16 by default)
-                long bound = 2L * PER_FACTORY + STEP * (2 + 16);
+                // (a range in use each plus the prefetched ones, at most the default bound each)
+                long bound = 2L * PER_FACTORY + 2 * STEP * (1 + SegmentGenerator.DEFAULT_MAX_PREFETCH);
                 assertTrue(rs.getLong(2) <= bound, "max id " + rs.getLong(2) + " above " + bound);
             }
         }

@@ -1,7 +1,7 @@
 package dev.idgen.hibernate;
 
-import static org.junit.jupiter.api.Assertions.fail;
-
+import dev.idgen.testsupport.Missing;
+import dev.idgen.testsupport.TestPostgres;
 import java.io.PrintWriter;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -11,40 +11,41 @@ import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * The engines the entity tests run on: H2 in memory and the real PostgreSQL and MariaDB on loopback
  * (other URLs through {@code idgen.test.postgresql.url} / {@code idgen.test.mariadb.url}). A server
- * that does not answer fails the test under {@code CI=true} and skips it elsewhere.
+ * that does not answer fails the test under {@code CI=true} and skips it elsewhere, naming what to
+ * install; PostgreSQL comes from {@link TestPostgres}, which outside CI starts a private server.
  */
 enum TestDatabase {
     H2("jdbc:h2:mem:idgen_hib_" + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 8) + ";DB_CLOSE_DELAY=-1",
             "sa", ""),
-    POSTGRESQL(System.getProperty("idgen.test.postgresql.url", "jdbc:postgresql://127.0.0.1:5432/test")
-            + "?reWriteBatchedInserts=true", "postgres", ""),
+    POSTGRESQL(null, "postgres", ""),
     MARIADB(System.getProperty("idgen.test.mariadb.url", "jdbc:mariadb://127.0.0.1:3306/test"), "root", "");
 
-    final String url;
+    private final String configuredUrl;
     final String user;
     final String password;
 
     TestDatabase(String url, String user, String password) {
-        this.url = url;
+        this.configuredUrl = url;
         this.user = user;
         this.password = password;
     }
 
-    /** Fails (CI) or skips (elsewhere) unless the server answers. */
+    /** {@return the URL the tests connect to; PostgreSQL's is found or started on first use} */
+    String url() {
+        return this == POSTGRESQL ? TestPostgres.server().url() + "?reWriteBatchedInserts=true" : configuredUrl;
+    }
+
+    /** Fails (CI) or skips (elsewhere, naming what to install) unless the server answers. */
     void requireUp() {
-        try (Connection c = DriverManager.getConnection(url, user, password)) {
+        try (Connection c = DriverManager.getConnection(url(), user, password)) {
             c.isValid(2);
         } catch (SQLException e) {
-            String why = this + " at " + url + " does not answer: " + e.getMessage();
-            if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-                fail(why + " (CI=true: these tests need every database; .ci/run starts them)");
-            }
-            Assumptions.abort(why + "; skipped outside CI");
+            throw Missing.server(this == MARIADB ? "MariaDB" : toString(), url() + " does not answer: " + e.getMessage(),
+                    Missing.apt(this == MARIADB ? "mariadb-server" : "postgresql"));
         }
     }
 
@@ -55,7 +56,7 @@ enum TestDatabase {
      */
     Map<String, Object> hibernateSettings() {
         Map<String, Object> s = new HashMap<>();
-        s.put("hibernate.connection.url", url);
+        s.put("hibernate.connection.url", url());
         s.put("hibernate.connection.username", user);
         s.put("hibernate.connection.password", password);
         s.put("hibernate.connection.pool_size", "8");
@@ -68,7 +69,7 @@ enum TestDatabase {
     }
 
     Connection connect() throws SQLException {
-        return DriverManager.getConnection(url, user, password);
+        return DriverManager.getConnection(url(), user, password);
     }
 
     /** A plain DataSource (a new connection per call) for the JDBC lease. */

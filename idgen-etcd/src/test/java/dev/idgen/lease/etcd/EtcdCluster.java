@@ -1,7 +1,6 @@
 package dev.idgen.lease.etcd;
 
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
-
+import dev.idgen.testsupport.Missing;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -85,12 +84,7 @@ public final class EtcdCluster implements AutoCloseable {
                 return c;
             }
         }
-        String why = "no etcd binary ($ETCD_BIN or etcd on the PATH; Debian: apt-get install etcd-server)";
-        if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-            throw new IllegalStateException("CI=true and " + why);
-        }
-        assumeTrue(false, why);
-        throw new AssertionError("unreachable");
+        throw Missing.server("etcd", "no etcd binary ($ETCD_BIN or etcd on the PATH)", Missing.apt("etcd-server"));
     }
 
     int size() {

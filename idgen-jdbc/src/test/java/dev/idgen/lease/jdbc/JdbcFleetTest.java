@@ -134,8 +134,8 @@ class JdbcFleetTest {
 
     /** Creates the fleet's own database once; returns its URL. */
     private static String createDatabase(TestDatabase db) throws SQLException {
-        String url = db.url.substring(0, db.url.lastIndexOf('/') + 1) + DB;
-        try (Connection c = DriverManager.getConnection(db.url, db.user, db.password);
+        String url = db.url().substring(0, db.url().lastIndexOf('/') + 1) + DB;
+        try (Connection c = DriverManager.getConnection(db.url(), db.user, db.password);
                 Statement st = c.createStatement()) {
             if (db == TestDatabase.POSTGRESQL) {
                 try (ResultSet rs = st.executeQuery("SELECT 1 FROM pg_database WHERE datname = '" + DB + "'")) {

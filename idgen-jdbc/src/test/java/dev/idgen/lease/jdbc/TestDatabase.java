@@ -1,19 +1,19 @@
 package dev.idgen.lease.jdbc;
 
-import static org.junit.jupiter.api.Assertions.fail;
-
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import dev.idgen.testsupport.Missing;
+import dev.idgen.testsupport.TestPostgres;
 import java.util.concurrent.ThreadLocalRandom;
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * The databases the lease tests run on: H2 in memory, and the real PostgreSQL and MariaDB servers
  * on loopback (other URLs through the system properties {@code idgen.test.postgresql.url} and
  * {@code idgen.test.mariadb.url}). A server that does not answer fails the test under CI
- * ({@code CI=true}) and skips it, with the reason, elsewhere.
+ * ({@code CI=true}) and skips it, with the reason and the command that installs it, elsewhere;
+ * PostgreSQL comes from {@link TestPostgres}, which outside CI starts a private server instead.
  */
 enum TestDatabase {
     H2("jdbc:h2:mem:idgen_lease_" + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 8)
@@ -23,17 +23,22 @@ enum TestDatabase {
     MARIADB(System.getProperty("idgen.test.mariadb.url", "jdbc:mariadb://127.0.0.1:3306/test"), "root", "",
             "jdbc:mariadb://127.0.0.1:1/test?connectTimeout=1000");
 
-    final String url;
+    private final String configuredUrl;
     final String user;
     final String password;
     /** A closed port: what the holder sees while the server is "stopped". */
     final String deadUrl;
 
     TestDatabase(String url, String user, String password, String deadUrl) {
-        this.url = url;
+        this.configuredUrl = url;
         this.user = user;
         this.password = password;
         this.deadUrl = deadUrl;
+    }
+
+    /** {@return the URL the tests connect to; PostgreSQL's is found or started on first use} */
+    String url() {
+        return this == POSTGRESQL ? TestPostgres.server().url() : configuredUrl;
     }
 
     /** A data source on this database that the test can cut off and restore. */
@@ -42,11 +47,8 @@ enum TestDatabase {
         try (Connection c = ds.getConnection()) {
             c.isValid(2);
         } catch (SQLException e) {
-            String why = this + " at " + url + " does not answer: " + e.getMessage();
-            if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-                fail(why + " (CI=true: the lease tests need every database; .ci/run starts them)");
-            }
-            Assumptions.abort(why + "; skipped outside CI (run .ci/run, or start the server, to include it)");
+            throw Missing.server(this == MARIADB ? "MariaDB" : toString(), url() + " does not answer: " + e.getMessage(),
+                    Missing.apt(this == MARIADB ? "mariadb-server" : "postgresql"));
         }
         return ds;
     }
@@ -57,7 +59,7 @@ enum TestDatabase {
     }
 
     void drop(String table) {
-        try (Connection c = DriverManager.getConnection(url, user, password); Statement st = c.createStatement()) {
+        try (Connection c = DriverManager.getConnection(url(), user, password); Statement st = c.createStatement()) {
             st.execute("DROP TABLE IF EXISTS " + table);
         } catch (SQLException e) {
             throw new IllegalStateException("could not drop " + table, e);
@@ -83,7 +85,7 @@ enum TestDatabase {
 
         @Override
         public Connection getConnection() throws SQLException {
-            return DriverManager.getConnection(down ? db.deadUrl : db.url, db.user, db.password);
+            return DriverManager.getConnection(down ? db.deadUrl : db.url(), db.user, db.password);
         }
     }
 }

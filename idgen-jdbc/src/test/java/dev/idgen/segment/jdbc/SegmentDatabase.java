@@ -1,7 +1,7 @@
 package dev.idgen.segment.jdbc;
 
-import static org.junit.jupiter.api.Assertions.fail;
-
+import dev.idgen.testsupport.Missing;
+import dev.idgen.testsupport.TestPostgres;
 import java.io.PrintWriter;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -10,12 +10,12 @@ import java.sql.Statement;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * The databases the segment tests run on: H2 in memory and the real PostgreSQL and MariaDB on
  * loopback (as the lease tests, same system properties). A server that does not answer fails the
- * test under CI ({@code CI=true}) and skips it elsewhere.
+ * test under CI ({@code CI=true}) and skips it elsewhere, naming what to install; PostgreSQL comes
+ * from {@link TestPostgres}, which outside CI starts a private server instead.
  */
 enum SegmentDatabase {
     H2("jdbc:h2:mem:idgen_segment_" + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 8)
@@ -23,25 +23,27 @@ enum SegmentDatabase {
     POSTGRESQL(System.getProperty("idgen.test.postgresql.url", "jdbc:postgresql://127.0.0.1:5432/test"), "postgres"),
     MARIADB(System.getProperty("idgen.test.mariadb.url", "jdbc:mariadb://127.0.0.1:3306/test"), "root");
 
-    final String url;
+    private final String configuredUrl;
     final String user;
 
     SegmentDatabase(String url, String user) {
-        this.url = url;
+        this.configuredUrl = url;
         this.user = user;
+    }
+
+    /** {@return the URL the tests connect to; PostgreSQL's is found or started on first use} */
+    String url() {
+        return this == POSTGRESQL ? TestPostgres.server().url() : configuredUrl;
     }
 
     /** Connections through DriverManager, checked to answer. */
     DataSource dataSource() {
-        DataSource ds = new Direct(url, user);
+        DataSource ds = new Direct(url(), user);
         try (Connection c = ds.getConnection()) {
             c.isValid(2);
         } catch (SQLException e) {
-            String why = this + " at " + url + " does not answer: " + e.getMessage();
-            if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-                fail(why + " (CI=true: the segment tests need every database)");
-            }
-            Assumptions.abort(why + "; skipped outside CI");
+            throw Missing.server(this == MARIADB ? "MariaDB" : toString(), url() + " does not answer: " + e.getMessage(),
+                    Missing.apt(this == MARIADB ? "mariadb-server" : "postgresql"));
         }
         return ds;
     }
@@ -52,7 +54,7 @@ enum SegmentDatabase {
     }
 
     void drop(String table) {
-        try (Connection c = DriverManager.getConnection(url, user, ""); Statement st = c.createStatement()) {
+        try (Connection c = DriverManager.getConnection(url(), user, ""); Statement st = c.createStatement()) {
             st.execute("DROP TABLE IF EXISTS " + table);
         } catch (SQLException e) {
             throw new IllegalStateException("could not drop " + table, e);

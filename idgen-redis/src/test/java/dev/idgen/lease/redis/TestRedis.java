@@ -2,6 +2,7 @@ package dev.idgen.lease.redis;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.idgen.testsupport.Missing;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScanArgs;
@@ -19,7 +20,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * The Redis servers the lease tests run on: the machine's server on 127.0.0.1:6379 (another through
@@ -78,10 +78,7 @@ final class TestRedis implements AutoCloseable {
     }
 
     static void unavailable(String why) {
-        if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-            fail(why + " (CI=true: the lease tests need Redis; .ci/run starts it)");
-        }
-        Assumptions.abort(why + "; skipped outside CI (run .ci/run, or start Redis, to include it)");
+        throw Missing.server("Redis", why, Missing.apt("redis-server"));
     }
 
     /** A new connection, closed with this. */

@@ -158,7 +158,7 @@ final class Configure {
      * other's IDs. A lease that fences (a coordinator checks it) gets no warning.
      */
     static void warnIfUnchecked(IdgenProperties.MachineId p, MachineIdLease lease) {
-        if (IdgenHealthIndicator.checksUniqueness(lease)) {
+        if (IdgenHealth.checksUniqueness(lease)) {
             return;
         }
         String where = where(p);

@@ -4,15 +4,18 @@ import dev.idgen.IdGenerator;
 import dev.idgen.LongIdGenerator;
 import dev.idgen.hibernate.EntityIds;
 import java.util.UUID;
-import org.springframework.boot.hibernate.autoconfigure.HibernatePropertiesCustomizer;
 
-/** Hands the generator beans to Hibernate; loaded only when idgen-hibernate is present. */
+/**
+ * The generator beans as idgen-hibernate's {@link EntityIds}, which each Boot generation's
+ * Hibernate properties customizer ({@code GenerationConfigurations.Hibernate}) puts under
+ * {@link EntityIds#SETTING}; loaded only when idgen-hibernate is present.
+ */
 final class HibernateIds {
 
     private HibernateIds() {
     }
 
-    static HibernatePropertiesCustomizer customizer(LongIdGenerator snowflake, IdGenerator<UUID> uuidV7,
+    static EntityIds entityIds(LongIdGenerator snowflake, IdGenerator<UUID> uuidV7,
             SegmentGenerators segments) {
         EntityIds ids = new EntityIds() {
             @Override
@@ -33,7 +36,6 @@ final class HibernateIds {
             }
         };
         // @SegmentId("orders") takes idgen.segment.orders; without that counter the factory names the ones there are
-        EntityIds all = segments == null ? ids : ids.withSegments(segments::get);
-        return properties -> properties.put(EntityIds.SETTING, all);
+        return segments == null ? ids : ids.withSegments(segments::get);
     }
 }

@@ -5,7 +5,6 @@ import dev.idgen.snowflake.SnowflakeGenerator;
 import dev.idgen.snowflake.SnowflakeLayout;
 import dev.idgen.uuid.UuidV4Generator;
 import dev.idgen.uuid.UuidV7Generator;
-import java.util.Optional;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -16,6 +15,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 
 /**
  * idgen's beans from the {@code idgen.*} properties ({@link IdgenProperties}): a
@@ -31,6 +31,7 @@ import org.springframework.context.annotation.Configuration;
  */
 @AutoConfiguration
 @EnableConfigurationProperties(IdgenProperties.class)
+@Import({GenerationConfigurations.Hibernate.class, GenerationConfigurations.Health.class})
 public class IdgenAutoConfiguration {
 
     /** Made by Spring. */
@@ -101,39 +102,6 @@ public class IdgenAutoConfiguration {
             return SnowflakeGenerator.builder().layout(layout).machineId(lease)
                     .onClockBackwards(Configure.policy("idgen.snowflake", p.getClockBackwards(), p.getClockBackwardsMax()))
                     .build();
-        }
-    }
-
-    /** {@code @Snowflake} / {@code @UuidV7} entity attributes use the beans above. */
-    @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(name = {"dev.idgen.hibernate.EntityIds",
-            "org.springframework.boot.hibernate.autoconfigure.HibernatePropertiesCustomizer"})
-    static class HibernateConfiguration {
-
-        @Bean
-        org.springframework.boot.hibernate.autoconfigure.HibernatePropertiesCustomizer idgenHibernatePropertiesCustomizer(
-                Optional<SnowflakeGenerator> snowflake, Optional<UuidV7Generator> uuidV7,
-                Optional<SegmentGenerators> segments) {
-            // Optional, not ObjectProvider: the entity manager factory then depends on the
-            // generators (and so on the lease), and is closed before the lease is released
-            return HibernateIds.customizer(snowflake.orElse(null), uuidV7.orElse(null), segments.orElse(null));
-        }
-    }
-
-    /** The {@code idgen} health indicator, with Spring Boot's health support. */
-    @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(name = "org.springframework.boot.health.contributor.HealthIndicator")
-    @org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator("idgen")
-    static class HealthConfiguration {
-
-        @Bean
-        @ConditionalOnMissingBean(name = "idgenHealthIndicator")
-        IdgenHealthIndicator idgenHealthIndicator(IdgenProperties properties,
-                ObjectProvider<SnowflakeGenerator> snowflake, ObjectProvider<MachineIdLease> lease,
-                ObjectProvider<UuidV7Generator> uuidV7) {
-            return new IdgenHealthIndicator(snowflake.getIfAvailable(), lease.getIfAvailable(),
-                    Configure.sourceName(properties.getMachineId()), uuidV7.getIfAvailable(),
-                    properties.getHealth().getRefusalWindow());
         }
     }
 

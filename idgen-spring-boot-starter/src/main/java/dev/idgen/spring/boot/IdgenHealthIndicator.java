@@ -1,12 +1,9 @@
 package dev.idgen.spring.boot;
 
-import dev.idgen.clock.ClockStats;
 import dev.idgen.machine.MachineIdLease;
-import dev.idgen.machine.spi.FencingLease;
 import dev.idgen.snowflake.SnowflakeGenerator;
 import dev.idgen.uuid.UuidV7Generator;
 import java.time.Duration;
-import java.time.Instant;
 import java.time.InstantSource;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
@@ -26,8 +23,7 @@ import org.springframework.boot.health.contributor.HealthIndicator;
  */
 public final class IdgenHealthIndicator implements HealthIndicator {
 
-    private final GeneratorCheck check;
-    private final String source;
+    private final IdgenHealth health;
 
     /**
      * @param snowflake the Snowflake generator, or {@code null} without one
@@ -58,47 +54,12 @@ public final class IdgenHealthIndicator implements HealthIndicator {
     }
 
     IdgenHealthIndicator(GeneratorCheck check, String source) {
-        this.check = check;
-        this.source = source;
+        this.health = new IdgenHealth(check, source);
     }
 
     @Override
     public Health health() {
-        String whyNot = check.whyNot();
-        Health.Builder health = whyNot == null ? Health.up() : Health.outOfService().withDetail("cannotMakeIds", whyNot);
-        MachineIdLease lease = check.lease();
-        if (lease != null) {
-            health.withDetail("machineId", lease.machineId())
-                    .withDetail("machineIdSource", source)
-                    .withDetail("machineIdChecked", checksUniqueness(lease))
-                    .withDetail("lease", lease.toString());
-        }
-        SnowflakeGenerator snowflake = check.snowflake();
-        if (snowflake != null) {
-            health.withDetail("layout", snowflake.layout().name())
-                    .withDetail("fieldOrder", snowflake.layout().fieldOrder().hyphenated())
-                    .withDetail("clockBackwards", snowflake.policy().toString());
-            lastRefusal("snowflake", snowflake.clockStats(), health);
-        }
-        if (check.uuidV7() != null) {
-            lastRefusal("uuidV7", check.uuidV7().clockStats(), health);
-        }
-        return health.build();
-    }
-
-    /**
-     * Whether something outside this process makes sure no other process uses the machine id: a
-     * coordinator-backed lease does; an id from configuration or the environment is only as unique
-     * as the operator kept it.
-     */
-    static boolean checksUniqueness(MachineIdLease lease) {
-        return lease instanceof FencingLease;
-    }
-
-    private static void lastRefusal(String name, ClockStats stats, Health.Builder health) {
-        Instant last = GeneratorCheck.lastRefusal(stats);
-        if (last != null) {
-            health.withDetail(name + "LastClockRefusal", last.toString());
-        }
+        HealthReport report = health.report();
+        return Health.status(report.state().name()).withDetails(report.details()).build();
     }
 }

@@ -28,7 +28,7 @@ import org.springframework.context.annotation.Configuration;
  * {@link IdgenAutoConfiguration}, which builds the generator on it.
  */
 @AutoConfiguration(before = IdgenAutoConfiguration.class,
-        afterName = "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration")
+        afterName = BootGeneration.DATA_SOURCE_AUTO_CONFIGURATION)
 @EnableConfigurationProperties(IdgenProperties.class)
 @ConditionalOnBooleanProperty(name = "idgen.snowflake.enabled", matchIfMissing = true)
 public class IdgenLeaseAutoConfiguration {

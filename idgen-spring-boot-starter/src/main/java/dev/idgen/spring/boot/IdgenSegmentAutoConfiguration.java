@@ -16,6 +16,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ConditionContext;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 
 /**
@@ -25,8 +26,9 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
  * {@link IdgenAutoConfiguration}, which hands the generators to Hibernate for {@code @SegmentId}.
  */
 @AutoConfiguration(before = IdgenAutoConfiguration.class, after = IdgenLeaseAutoConfiguration.class,
-        afterName = "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration")
+        afterName = BootGeneration.DATA_SOURCE_AUTO_CONFIGURATION)
 @EnableConfigurationProperties(IdgenSegmentProperties.class)
+@Import(GenerationConfigurations.SegmentsHealth.class)
 @Conditional(IdgenSegmentAutoConfiguration.AnyCounter.class)
 public class IdgenSegmentAutoConfiguration {
 
@@ -76,19 +78,6 @@ public class IdgenSegmentAutoConfiguration {
         @ConditionalOnMissingBean
         SegmentMeterBinder idgenSegmentMeterBinder(SegmentGenerators segments) {
             return new SegmentMeterBinder(segments);
-        }
-    }
-
-    /** The {@code idgenSegments} health indicator, with Spring Boot's health support. */
-    @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(name = "org.springframework.boot.health.contributor.HealthIndicator")
-    @org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator("idgen")
-    static class HealthConfiguration {
-
-        @Bean
-        @ConditionalOnMissingBean(name = "idgenSegmentsHealthIndicator")
-        SegmentHealthIndicator idgenSegmentsHealthIndicator(SegmentGenerators segments) {
-            return new SegmentHealthIndicator(segments);
         }
     }
 

@@ -52,7 +52,7 @@ public class IdgenSegmentProperties {
         /** Fewest ranges kept ready beyond the current one. */
         private int prefetchMin = 1;
         /** Most ranges kept ready beyond the current one (at most 1024). */
-        private int prefetchMax = 16;
+        private int prefetchMax = 128;
         /** How long the ready ranges should last at the current rate. */
         private Duration horizon = Duration.ofSeconds(1);
         /** The longest a call waits for the store once every range is spent. */

@@ -1,8 +1,5 @@
 package dev.idgen.spring.boot;
 
-import dev.idgen.segment.SegmentGenerator;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 
@@ -23,23 +20,7 @@ public final class SegmentHealthIndicator implements HealthIndicator {
 
     @Override
     public Health health() {
-        boolean down = false;
-        Health.Builder health = Health.up();
-        for (Map.Entry<String, SegmentGenerator> e : segments.all().entrySet()) {
-            SegmentGenerator g = e.getValue();
-            Map<String, Object> d = new LinkedHashMap<>();
-            long left = g.numbersLeft();
-            d.put("numbersLeft", left);
-            d.put("fetches", g.fetches());
-            d.put("failedFetches", g.failedFetches());
-            d.put("waits", g.waits());
-            if (g.storeFailing()) {
-                d.put("storeFailingSince", String.valueOf(g.failingSince()));
-                d.put("lastError", String.valueOf(g.lastError()));
-                down |= left == 0;
-            }
-            health.withDetail(e.getKey(), d);
-        }
-        return down ? health.down().build() : health.build();
+        HealthReport report = SegmentHealth.report(segments);
+        return Health.status(report.state().name()).withDetails(report.details()).build();
     }
 }

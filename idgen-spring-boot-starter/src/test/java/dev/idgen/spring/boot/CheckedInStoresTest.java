@@ -9,12 +9,12 @@ import dev.idgen.lease.zookeeper.ZkMachineIdLease;
 import dev.idgen.machine.MachineIdLease;
 import dev.idgen.machine.spi.GuardedLease;
 import dev.idgen.snowflake.SnowflakeGenerator;
+import dev.idgen.testsupport.Missing;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
@@ -73,8 +73,7 @@ class CheckedInStoresTest {
                 StatefulRedisConnection<String, String> c = client.connect()) {
             c.sync().ping();
         } catch (RuntimeException e) {
-            Assumptions.assumeFalse("true".equalsIgnoreCase(System.getenv("CI")), "CI needs Redis: " + e);
-            Assumptions.abort("Redis at " + REDIS_URL + " does not answer: " + e.getMessage());
+            throw Missing.server("Redis", REDIS_URL + " does not answer: " + e.getMessage(), Missing.apt("redis-server"));
         }
         String prefix = "idgen:checked:" + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 8) + ":";
         twoInstancesOnOneId(RedisMachineIdLease.class, "Redis under key prefix " + prefix, "Machine id 7",

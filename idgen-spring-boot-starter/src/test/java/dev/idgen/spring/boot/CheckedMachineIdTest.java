@@ -5,25 +5,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.idgen.lease.jdbc.JdbcMachineIdLease;
 import dev.idgen.machine.MachineIdLease;
 import dev.idgen.snowflake.SnowflakeGenerator;
+import dev.idgen.testsupport.TestPostgres;
 import java.io.IOException;
 import java.io.StringReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ThreadLocalRandom;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
-import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -44,7 +42,7 @@ class CheckedMachineIdTest {
         props.add("spring.datasource.url=" + url);
         props.add("spring.datasource.username=" + user);
         return new ApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
+                .withConfiguration(AutoConfigurations.of(TestGeneration.DATA_SOURCE_AUTO_CONFIGURATION,
                         IdgenLeaseAutoConfiguration.class, IdgenAutoConfiguration.class))
                 .withPropertyValues(props.toArray(String[]::new));
     }
@@ -57,14 +55,7 @@ class CheckedMachineIdTest {
 
     @Test
     void aSecondInstanceOnTheSameFixedIdFailsNamingTheFirstOnPostgresql(CapturedOutput output) throws Exception {
-        String url = "jdbc:postgresql://127.0.0.1:5432/test";
-        try (Connection c = DriverManager.getConnection(url, "postgres", "")) {
-            c.isValid(2);
-        } catch (SQLException e) {
-            Assumptions.assumeFalse("true".equalsIgnoreCase(System.getenv("CI")), "CI needs PostgreSQL: " + e);
-            Assumptions.abort("PostgreSQL at " + url + " does not answer: " + e.getMessage());
-        }
-        twoInstancesOnOneId(url, "postgres", output);
+        twoInstancesOnOneId(TestPostgres.server().url(), "postgres", output);
     }
 
     private void twoInstancesOnOneId(String url, String user, CapturedOutput output) throws Exception {

@@ -27,9 +27,6 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.health.contributor.Status;
-import org.springframework.boot.hibernate.autoconfigure.HibernatePropertiesCustomizer;
-import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -186,7 +183,7 @@ class IdgenAutoConfigurationTest {
         String url = "jdbc:h2:mem:idgen_hib_boot;DB_CLOSE_DELAY=-1";
         DataSource[] ds = new DataSource[1];
         new ApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class, IdgenLeaseAutoConfiguration.class, IdgenAutoConfiguration.class))
+                .withConfiguration(AutoConfigurations.of(TestGeneration.DATA_SOURCE_AUTO_CONFIGURATION, IdgenLeaseAutoConfiguration.class, IdgenAutoConfiguration.class))
                 .withPropertyValues("spring.datasource.url=" + url, "idgen.machine-id.source=jdbc",
                         "idgen.machine-id.jdbc.table=" + table)
                 .run(context -> {
@@ -215,7 +212,7 @@ class IdgenAutoConfigurationTest {
     void aLeaseClaimsAnyFreeIdAfterATakeoverUnlessTheApplicationKeepsItsOwn() {
         String table = "idgen_boot_reclaim_" + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 8);
         ApplicationContextRunner runner = new ApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
+                .withConfiguration(AutoConfigurations.of(TestGeneration.DATA_SOURCE_AUTO_CONFIGURATION,
                         IdgenLeaseAutoConfiguration.class, IdgenAutoConfiguration.class))
                 .withPropertyValues("spring.datasource.url=jdbc:h2:mem:idgen_boot_reclaim;DB_CLOSE_DELAY=-1",
                         "idgen.machine-id.source=jdbc", "idgen.machine-id.jdbc.table=" + table);
@@ -278,12 +275,12 @@ class IdgenAutoConfigurationTest {
         };
         runner.withBean(MachineIdLease.class, () -> lease).run(context -> {
             IdgenHealthIndicator health = context.getBean(IdgenHealthIndicator.class);
-            assertThat(health.health().getStatus()).isEqualTo(Status.UP);
+            assertThat(health.health().getStatus().getCode()).isEqualTo("UP");
             assertThat(health.health().getDetails()).containsEntry("machineId", 9L).containsEntry("layout", "twitter")
                     .containsEntry("fieldOrder", "time-machine-sequence");
             held.set(false);
             // out of service, not down: the process is alive and the lease recovers by itself
-            assertThat(health.health().getStatus()).isEqualTo(Status.OUT_OF_SERVICE);
+            assertThat(health.health().getStatus().getCode()).isEqualTo("OUT_OF_SERVICE");
             assertThat(health.health().getDetails()).containsKey("cannotMakeIds");
         });
     }
@@ -354,25 +351,25 @@ class IdgenAutoConfigurationTest {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         new IdgenMeterBinder(null, "fixed", snowflake, null).bindTo(registry);
         snowflake.nextLong();
-        assertThat(health.health().getStatus()).isEqualTo(Status.UP);
+        assertThat(health.health().getStatus().getCode()).isEqualTo("UP");
         now.addAndGet(-100); // the clock steps back 100 ms: refused
         org.assertj.core.api.Assertions.assertThatThrownBy(snowflake::nextLong)
                 .isInstanceOf(dev.idgen.clock.ClockMovedBackwardsException.class);
-        assertThat(health.health().getStatus()).isEqualTo(Status.OUT_OF_SERVICE);
+        assertThat(health.health().getStatus().getCode()).isEqualTo("OUT_OF_SERVICE");
         assertThat(registry.get("idgen.clock.refusals").tag("generator", "snowflake").functionCounter().count())
                 .isEqualTo(1.0);
         assertThat(registry.get("idgen.clock.steps.back").functionCounter().count()).isEqualTo(1.0);
         assertThat(registry.get("idgen.clock.step.back.max").gauge().value()).isEqualTo(100.0);
         now.addAndGet(30_101); // past the window, and past the last tick
         snowflake.nextLong();
-        assertThat(health.health().getStatus()).isEqualTo(Status.UP);
+        assertThat(health.health().getStatus().getCode()).isEqualTo("UP");
     }
 
     @Test
     void hibernateGetsTheGeneratorBeans() {
         runner.withPropertyValues("idgen.machine-id.source=fixed", "idgen.machine-id.value=4").run(context -> {
             Map<String, Object> properties = new HashMap<>();
-            context.getBean(HibernatePropertiesCustomizer.class).customize(properties);
+            TestGeneration.customizeHibernate(context, properties);
             EntityIds ids = (EntityIds) properties.get(EntityIds.SETTING);
             assertThat(ids.snowflake()).isSameAs(context.getBean(SnowflakeGenerator.class));
             assertThat(ids.uuidV7()).isSameAs(context.getBean(UuidV7Generator.class));

@@ -32,15 +32,6 @@ import org.springframework.boot.availability.ApplicationAvailabilityBean;
 import org.springframework.boot.availability.AvailabilityChangeEvent;
 import org.springframework.boot.availability.LivenessState;
 import org.springframework.boot.availability.ReadinessState;
-import org.springframework.boot.health.actuate.endpoint.CompositeHealthDescriptor;
-import org.springframework.boot.health.actuate.endpoint.HealthDescriptor;
-import org.springframework.boot.health.actuate.endpoint.HealthEndpoint;
-import org.springframework.boot.health.autoconfigure.actuate.endpoint.AvailabilityProbesAutoConfiguration;
-import org.springframework.boot.health.autoconfigure.actuate.endpoint.HealthEndpointAutoConfiguration;
-import org.springframework.boot.health.autoconfigure.application.AvailabilityHealthContributorAutoConfiguration;
-import org.springframework.boot.health.autoconfigure.contributor.HealthContributorAutoConfiguration;
-import org.springframework.boot.health.autoconfigure.registry.HealthContributorRegistryAutoConfiguration;
-import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ApplicationEventPublisher;
@@ -64,12 +55,10 @@ class IdgenReadinessTest {
     private final SnowflakeGenerator snowflake = SnowflakeGenerator.builder().machineId(lease).clock(clock)
             .onClockBackwards(ClockBackwardsPolicy.refuse()).build();
 
-    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+    private final ApplicationContextRunner runner = TestGeneration.withHealthEndpoint(new ApplicationContextRunner())
             .withConfiguration(AutoConfigurations.of(ApplicationAvailabilityAutoConfiguration.class,
-                    HealthContributorRegistryAutoConfiguration.class, HealthContributorAutoConfiguration.class,
-                    HealthEndpointAutoConfiguration.class, AvailabilityHealthContributorAutoConfiguration.class,
-                    AvailabilityProbesAutoConfiguration.class, IdgenLeaseAutoConfiguration.class,
-                    IdgenAutoConfiguration.class, IdgenReadinessAutoConfiguration.class))
+                    IdgenLeaseAutoConfiguration.class, IdgenAutoConfiguration.class,
+                    IdgenReadinessAutoConfiguration.class))
             .withPropertyValues("idgen.readiness.check-every=10s")
             .withBean(MachineIdLease.class, () -> lease)
             .withBean(SnowflakeGenerator.class, () -> snowflake);
@@ -104,8 +93,8 @@ class IdgenReadinessTest {
         AvailabilityChangeEvent.publish(context, ReadinessState.ACCEPTING_TRAFFIC);
     }
 
-    private static Status probe(AssertableApplicationContext context, String group) {
-        return context.getBean(HealthEndpoint.class).healthForPath(group).getStatus();
+    private static String probe(AssertableApplicationContext context, String group) {
+        return TestGeneration.status(context, group);
     }
 
     @Test
@@ -117,7 +106,7 @@ class IdgenReadinessTest {
             IdgenReadiness readiness = context.getBean(IdgenReadiness.class);
             ApplicationAvailability availability = context.getBean(ApplicationAvailability.class);
             assertThat(readiness.check()).isNull();
-            assertThat(probe(context, "readiness")).isEqualTo(Status.UP);
+            assertThat(probe(context, "readiness")).isEqualTo("UP");
 
             guard.lost("machine id 9 was taken by another holder");
             assertThatThrownBy(snowflake::nextLong).isInstanceOf(MachineIdLostException.class);
@@ -125,16 +114,16 @@ class IdgenReadinessTest {
                     "taken by another holder");
             assertThat(availability.getReadinessState()).isEqualTo(ReadinessState.REFUSING_TRAFFIC);
             assertThat(availability.getLivenessState()).isEqualTo(LivenessState.CORRECT);
-            assertThat(probe(context, "readiness")).isEqualTo(Status.OUT_OF_SERVICE);
-            assertThat(probe(context, "liveness")).isEqualTo(Status.UP);
-            assertThat(context.getBean(IdgenHealthIndicator.class).health().getStatus())
-                    .isEqualTo(Status.OUT_OF_SERVICE);
+            assertThat(probe(context, "readiness")).isEqualTo("OUT_OF_SERVICE");
+            assertThat(probe(context, "liveness")).isEqualTo("UP");
+            assertThat(context.getBean(IdgenHealthIndicator.class).health().getStatus().getCode())
+                    .isEqualTo("OUT_OF_SERVICE");
 
             hold(); // claimed again
             assertThat(readiness.check()).isNull();
             assertThat(availability.getReadinessState()).isEqualTo(ReadinessState.ACCEPTING_TRAFFIC);
-            assertThat(probe(context, "readiness")).isEqualTo(Status.UP);
-            assertThat(probe(context, "liveness")).isEqualTo(Status.UP);
+            assertThat(probe(context, "readiness")).isEqualTo("UP");
+            assertThat(probe(context, "liveness")).isEqualTo("UP");
             assertThat(snowflake.nextLong()).isPositive();
         });
     }
@@ -147,8 +136,8 @@ class IdgenReadinessTest {
             IdgenReadiness readiness = context.getBean(IdgenReadiness.class);
             now.addAndGet(30_000); // no renewal acknowledged: the fence (expiry - skew - margin) is behind us
             assertThat(readiness.check()).contains("the machine-id lease is not held");
-            assertThat(probe(context, "readiness")).isEqualTo(Status.OUT_OF_SERVICE);
-            assertThat(probe(context, "liveness")).isEqualTo(Status.UP);
+            assertThat(probe(context, "readiness")).isEqualTo("OUT_OF_SERVICE");
+            assertThat(probe(context, "liveness")).isEqualTo("UP");
         });
     }
 
@@ -231,7 +220,7 @@ class IdgenReadinessTest {
             guard.lost("taken");
             // real time, bounded: the daemon thread runs every 10 ms
             assertThat(refused.await(10, TimeUnit.SECONDS)).isTrue();
-            assertThat(probe(context, "readiness")).isEqualTo(Status.OUT_OF_SERVICE);
+            assertThat(probe(context, "readiness")).isEqualTo("OUT_OF_SERVICE");
         });
     }
 
@@ -242,7 +231,7 @@ class IdgenReadinessTest {
             assertThat(context).doesNotHaveBean(IdgenReadiness.class);
             started(context);
             guard.lost("taken");
-            assertThat(probe(context, "readiness")).isEqualTo(Status.UP);
+            assertThat(probe(context, "readiness")).isEqualTo("UP");
         });
         runner.withPropertyValues("idgen.readiness.check-every=5ms").run(context ->
                 assertThat(IdgenAutoConfigurationTest.rootCause(context.getStartupFailure()))
@@ -265,14 +254,12 @@ class IdgenReadinessTest {
             started(context);
             guard.lost("taken");
             context.getBean(IdgenReadiness.class).check();
-            HealthDescriptor readiness = context.getBean(HealthEndpoint.class).healthForPath("readiness");
-            assertThat(readiness.getStatus()).isEqualTo(Status.OUT_OF_SERVICE);
+            assertThat(probe(context, "readiness")).isEqualTo("OUT_OF_SERVICE");
             // shown with show-details unset (never): the components, each with its status
-            assertThat(readiness).isInstanceOf(CompositeHealthDescriptor.class);
-            var components = ((CompositeHealthDescriptor) readiness).getComponents();
+            var components = TestGeneration.componentStatuses(context, "readiness");
             assertThat(components).containsOnlyKeys("readinessState", "idgen");
-            assertThat(components.get("idgen").getStatus()).isEqualTo(Status.OUT_OF_SERVICE);
-            assertThat(probe(context, "liveness")).isEqualTo(Status.UP);
+            assertThat(components.get("idgen")).isEqualTo("OUT_OF_SERVICE");
+            assertThat(probe(context, "liveness")).isEqualTo("UP");
         });
     }
 

@@ -18,11 +18,8 @@ import java.util.concurrent.ThreadLocalRandom;
 import org.hibernate.SessionFactory;
 import org.hibernate.SessionFactoryObserver;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurationPackage;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.hibernate.autoconfigure.HibernateJpaAutoConfiguration;
-import org.springframework.boot.hibernate.autoconfigure.HibernatePropertiesCustomizer;
-import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
-import org.springframework.boot.persistence.autoconfigure.EntityScan;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -53,12 +50,11 @@ class LeaseLifecycleTest {
         String table = table();
         String url = url("idgen_lifecycle_order");
         ClosingProbe probe = new ClosingProbe();
-        new ApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
-                        HibernateJpaAutoConfiguration.class, IdgenLeaseAutoConfiguration.class,
+        TestGeneration.withHibernateProperty(new ApplicationContextRunner(), "hibernate.session_factory_observer", probe)
+                .withConfiguration(AutoConfigurations.of(TestGeneration.DATA_SOURCE_AUTO_CONFIGURATION,
+                        TestGeneration.HIBERNATE_JPA_AUTO_CONFIGURATION, IdgenLeaseAutoConfiguration.class,
                         IdgenAutoConfiguration.class))
                 .withUserConfiguration(Entities.class)
-                .withBean(ClosingProbe.class, () -> probe)
                 .withPropertyValues("spring.datasource.url=" + url, "idgen.machine-id.source=jdbc",
                         "idgen.machine-id.jdbc.table=" + table)
                 .run(context -> {
@@ -106,7 +102,7 @@ class LeaseLifecycleTest {
             String table = table();
             String url = url("idgen_lifecycle_gate");
             new ApplicationContextRunner()
-                    .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
+                    .withConfiguration(AutoConfigurations.of(TestGeneration.DATA_SOURCE_AUTO_CONFIGURATION,
                             IdgenLeaseAutoConfiguration.class, IdgenAutoConfiguration.class))
                     .withUserConfiguration(own)
                     .withPropertyValues("spring.datasource.url=" + url, "idgen.snowflake.enabled=false",
@@ -139,15 +135,10 @@ class LeaseLifecycleTest {
         }
     }
 
-    /** The entities, and the probe as Hibernate's session factory observer. */
+    /** The entities (the probe is Hibernate's session factory observer through a customizer bean). */
     @Configuration(proxyBeanMethods = false)
-    @EntityScan(basePackageClasses = Ticket.class)
+    @AutoConfigurationPackage(basePackageClasses = Ticket.class)
     static class Entities {
-
-        @Bean
-        HibernatePropertiesCustomizer closingProbeCustomizer(ClosingProbe probe) {
-            return properties -> properties.put("hibernate.session_factory_observer", probe);
-        }
     }
 
     /** Notes, as the session factory closes, whether the lease is held and an id can be made. */

@@ -1,0 +1,21 @@
+package dev.idgen.segment.etcd;
+
+import dev.idgen.segment.SegmentSource;
+import dev.idgen.testkit.segment.SegmentStoreOpener;
+import io.etcd.jetcd.Client;
+import java.time.Duration;
+import java.util.List;
+
+/** The children of {@link EtcdSegmentTwoProcessTest} reach etcd with this: arguments endpoint, namespace. */
+public final class EtcdStoreOpener implements SegmentStoreOpener {
+
+    /** For the child, which makes it by reflection. */
+    public EtcdStoreOpener() {
+    }
+
+    @Override
+    public SegmentSource open(List<String> args) {
+        Client client = Client.builder().endpoints(args.get(0)).build();
+        return EtcdSegmentSource.builder(client).namespace(args.get(1)).timeout(Duration.ofSeconds(2)).build();
+    }
+}
