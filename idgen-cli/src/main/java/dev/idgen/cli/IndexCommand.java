@@ -47,7 +47,7 @@ final class IndexCommand implements Callable<Integer> {
     @Option(names = "--keys", paramLabel = "KINDS", split = ",", defaultValue = "autoinc,snowflake,uuid7,uuid4,uuid4-text",
             description = {"Key kinds, comma-separated: " + KeyName.NAMES + " (default: all).",
                     "With --real also the many-writer layouts: snowflake-seq-first, snowflake-machine-first,"
-                    + " uuid7-submilli, blocks."})
+                    + " uuid7-submilli, blocks, segment-100, segment-1000, segment-10000, segment-100000."})
     private List<String> keys;
 
     @Option(names = "--rows", paramLabel = "N",

@@ -5,6 +5,9 @@ import dev.idgen.snowflake.SnowflakeGenerator;
 import dev.idgen.snowflake.SnowflakeLayout;
 import dev.idgen.index.model.KeyType;
 import dev.idgen.random.RandomSource;
+import dev.idgen.segment.SegmentGenerator;
+import dev.idgen.segment.SegmentGrant;
+import dev.idgen.segment.SegmentSource;
 import dev.idgen.uuid.UuidV4Generator;
 import dev.idgen.uuid.UuidV7Generator;
 import java.time.Duration;
@@ -20,7 +23,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * per writer, on the system clock); the rest are layouts for many writers. The two Snowflake field
  * orders among them are core's generators too, on Twitter's widths in another
  * {@link SnowflakeLayout.FieldOrder} (so a run measures the code that ships); the sub-millisecond
- * UUIDv7 and the blocks are made by arithmetic on the same clock.
+ * UUIDv7 and the blocks are made by arithmetic on the same clock; the segment ids come from core's
+ * {@link SegmentGenerator}, one per writer over one shared counter.
  */
 public enum RealKey {
     /** The engine's own counter (AUTO_INCREMENT, identity; SQLite: a counter taken under its write lock). */
@@ -49,7 +53,19 @@ public enum RealKey {
      */
     UUID_V7_SUBMILLI("uuid7-submilli", "UUIDv7, sub-ms fraction", KeyType.BINARY16),
     /** Blocks of 1,000 counter values per writer (hi/lo), handed out by one shared counter. */
-    BLOCKS("blocks", "blocks of 1000 per writer", KeyType.BIGINT);
+    BLOCKS("blocks", "blocks of 1000 per writer", KeyType.BIGINT),
+    /**
+     * Segment ids: one {@link SegmentGenerator} per writer (as one per service instance), all over
+     * one store counter, ranges of 100 numbers. Each writer counts up inside its own range: W writers
+     * are W append points, each moving on to a fresh range at the right end once its range is spent.
+     */
+    SEGMENT_100("segment-100", "segment ids, step 100", KeyType.BIGINT),
+    /** Segment ids, ranges of 1,000 numbers (the generator's default step). */
+    SEGMENT_1000("segment-1000", "segment ids, step 1,000", KeyType.BIGINT),
+    /** Segment ids, ranges of 10,000 numbers. */
+    SEGMENT_10000("segment-10000", "segment ids, step 10,000", KeyType.BIGINT),
+    /** Segment ids, ranges of 100,000 numbers. */
+    SEGMENT_100000("segment-100000", "segment ids, step 100,000", KeyType.BIGINT);
 
     /** Ids a writer takes at once from the shared counter of {@link #BLOCKS}. */
     public static final int BLOCK_SIZE = 1000;
@@ -80,6 +96,17 @@ public enum RealKey {
     /** @return the column the keys go into */
     public KeyType keyType() {
         return keyType;
+    }
+
+    /** {@return the numbers a segment key's writer takes from the store at once, 0 for a key that is no segment id} */
+    public long segmentStep() {
+        return switch (this) {
+            case SEGMENT_100 -> 100;
+            case SEGMENT_1000 -> 1_000;
+            case SEGMENT_10000 -> 10_000;
+            case SEGMENT_100000 -> 100_000;
+            default -> 0;
+        };
     }
 
     /** @return every name, for messages */
@@ -128,6 +155,7 @@ public enum RealKey {
             // seeded like the other random layouts, so a run (and the model beside it) can be repeated
             case UUID_V4, UUID_V4_TEXT -> uuid(UuidV4Generator.builder().randomness(RandomSource.seeded(seed)).build()::next);
             case UUID_V7_SUBMILLI -> subMilli(clock, seed);
+            case SEGMENT_100, SEGMENT_1000, SEGMENT_10000, SEGMENT_100000 -> segment(clock, shared, segmentStep());
             case BLOCKS -> new Maker() {
                 private long next;
                 private long end;
@@ -175,6 +203,27 @@ public enum RealKey {
             @Override
             void next(long[] key) {
                 key[0] = gen.nextLong();
+            }
+        };
+    }
+
+    /**
+     * The shipped generator, fetching on the writer's own thread with no prefetch (so a run starts
+     * no threads and takes no range it does not count in): each range is taken when the last one is
+     * spent. With prefetch a writer takes its next ranges earlier; it still counts in one range at a
+     * time, so the index still sees one append point per writer.
+     */
+    private static Maker segment(InstantSource clock, AtomicLong shared, long step) {
+        SegmentSource store = (name, n) -> {
+            long last = shared.addAndGet(n); // the store's atomic increment
+            return new SegmentGrant(last - n + 1, last, clock.instant());
+        };
+        SegmentGenerator g = SegmentGenerator.builder().source(store).name("index").step(step).prefetch(0, 0)
+                .executor(Runnable::run).clock(clock).build();
+        return new Maker() {
+            @Override
+            void next(long[] key) {
+                key[0] = g.nextLong();
             }
         };
     }

@@ -266,11 +266,13 @@ public final class WorkloadPredictor {
                     out[0] = (stamp >>> 12) << 16 | 0x7000L | (stamp & 0xFFF);
                     out[1] = 0x8000_0000_0000_0000L | (random.nextLong() >>> 2);
                 }
-                case BLOCKS -> {
+                case BLOCKS, SEGMENT_100, SEGMENT_1000, SEGMENT_10000, SEGMENT_100000 -> {
+                    // a writer counts in its own range; a spent range takes the next one off the shared counter
+                    long block = key == RealKey.BLOCKS ? RealKey.BLOCK_SIZE : key.segmentStep();
                     if (blockNext == blockEnd) {
-                        counter[0] += RealKey.BLOCK_SIZE;
+                        counter[0] += block;
                         blockEnd = counter[0] + 1;
-                        blockNext = blockEnd - RealKey.BLOCK_SIZE;
+                        blockNext = blockEnd - block;
                     }
                     out[0] = blockNext++;
                 }

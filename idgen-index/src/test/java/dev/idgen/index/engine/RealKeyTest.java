@@ -54,4 +54,29 @@ class RealKeyTest {
         assertTrue(SnowflakeLayout.TWITTER == RealKey.SNOWFLAKE.snowflakeLayout());
         assertNull(RealKey.UUID_V7.snowflakeLayout());
     }
+
+    @Test
+    void segmentKeysCountInsideEachWritersOwnRangeTakenFromTheSharedCounter() {
+        AtomicLong store = new AtomicLong();
+        RealKey.Maker a = RealKey.SEGMENT_100.maker(0, InstantSource.fixed(AT), store, 1L);
+        RealKey.Maker b = RealKey.SEGMENT_100.maker(1, InstantSource.fixed(AT), store, 2L);
+        long[] key = new long[2];
+        a.next(key);
+        assertEquals(1, key[0], "writer 0 takes 1..100");
+        b.next(key);
+        assertEquals(101, key[0], "writer 1 takes 101..200");
+        for (long n = 2; n <= 100; n++) {
+            a.next(key);
+            assertEquals(n, key[0], "writer 0 counts up inside its range");
+        }
+        a.next(key);
+        assertEquals(201, key[0], "a spent range takes the next one off the counter, above every range granted");
+        b.next(key);
+        assertEquals(102, key[0]);
+        assertEquals(300, store.get(), "three ranges of 100 granted");
+        assertEquals(100, RealKey.SEGMENT_100.segmentStep());
+        assertEquals(100_000, RealKey.SEGMENT_100000.segmentStep());
+        assertEquals(0, RealKey.BLOCKS.segmentStep());
+        assertEquals(RealKey.SEGMENT_10000, RealKey.parse("segment-10000"));
+    }
 }

@@ -64,6 +64,7 @@ class WorkloadPredictorTest {
         read("many-writers/runs.jsonl", true, runs);
         read("free-running/runs.jsonl", true, runs);
         read("many-writers/innodb-rerun-midpoint-order.jsonl", true, runs);
+        read("segments/runs.jsonl", true, runs);
         return runs.stream();
     }
 
