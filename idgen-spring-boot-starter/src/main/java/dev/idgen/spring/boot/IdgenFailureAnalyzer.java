@@ -5,7 +5,9 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 
 /**
  * Turns an {@link IdgenConfigurationException} into Spring Boot's "APPLICATION FAILED TO START"
- * report: the message as the description, the properties to set as the action.
+ * report: the message as the description, the properties to set as the action. When a cause is the
+ * database refusing the connection, the action names the {@code spring.datasource.*} setting to check
+ * ({@code DataSourceFailures}).
  */
 public final class IdgenFailureAnalyzer extends AbstractFailureAnalyzer<IdgenConfigurationException> {
 
@@ -15,7 +17,9 @@ public final class IdgenFailureAnalyzer extends AbstractFailureAnalyzer<IdgenCon
 
     @Override
     protected FailureAnalysis analyze(Throwable rootFailure, IdgenConfigurationException cause) {
-        String action = cause.action() != null ? cause.action()
+        // a database that refused the connection is the datasource's settings, not idgen's
+        String database = DataSourceFailures.action(cause);
+        String action = database != null ? database : cause.action() != null ? cause.action()
                 : "Set the idgen.* properties named above (the table of them is in docs/spring-boot.md).";
         return new FailureAnalysis(cause.getMessage(), action, cause);
     }
