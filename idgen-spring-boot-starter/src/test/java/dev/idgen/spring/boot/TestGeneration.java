@@ -13,7 +13,10 @@ import org.springframework.boot.health.autoconfigure.contributor.HealthContribut
 import org.springframework.boot.health.autoconfigure.registry.HealthContributorRegistryAutoConfiguration;
 import org.springframework.boot.hibernate.autoconfigure.HibernateJpaAutoConfiguration;
 import org.springframework.boot.hibernate.autoconfigure.HibernatePropertiesCustomizer;
+import org.springframework.boot.data.jdbc.autoconfigure.DataJdbcRepositoriesAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
+import org.springframework.boot.jdbc.autoconfigure.JdbcTemplateAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ApplicationContext;
 
@@ -21,10 +24,15 @@ import org.springframework.context.ApplicationContext;
  * The Spring Boot classes the starter's tests use whose packages differ between Boot generations,
  * here Boot 4's. idgen-spring-boot3-starter runs the same tests with a class of this name of its own.
  */
-final class TestGeneration {
+public final class TestGeneration {
 
     /** Boot's DataSource auto-configuration. */
     static final Class<?> DATA_SOURCE_AUTO_CONFIGURATION = DataSourceAutoConfiguration.class;
+
+    /** Boot's auto-configurations a Spring Data JDBC application runs on: DataSource, JdbcTemplate, transactions, repositories. */
+    public static final Class<?>[] DATA_JDBC_AUTO_CONFIGURATIONS = {DataSourceAutoConfiguration.class,
+        JdbcTemplateAutoConfiguration.class, DataSourceTransactionManagerAutoConfiguration.class,
+        DataJdbcRepositoriesAutoConfiguration.class};
 
     /** Boot's JPA-on-Hibernate auto-configuration. */
     static final Class<?> HIBERNATE_JPA_AUTO_CONFIGURATION = HibernateJpaAutoConfiguration.class;

@@ -10,7 +10,10 @@ import org.springframework.boot.actuate.health.CompositeHealth;
 import org.springframework.boot.actuate.health.HealthComponent;
 import org.springframework.boot.actuate.health.HealthEndpoint;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.data.jdbc.JdbcRepositoriesAutoConfiguration;
 import org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration;
+import org.springframework.boot.autoconfigure.jdbc.DataSourceTransactionManagerAutoConfiguration;
+import org.springframework.boot.autoconfigure.jdbc.JdbcTemplateAutoConfiguration;
 import org.springframework.boot.autoconfigure.orm.jpa.HibernateJpaAutoConfiguration;
 import org.springframework.boot.autoconfigure.orm.jpa.HibernatePropertiesCustomizer;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -20,10 +23,15 @@ import org.springframework.context.ApplicationContext;
  * The Spring Boot classes the starter's tests use whose packages differ between Boot generations,
  * here Boot 3.5's; the tests themselves are idgen-spring-boot-starter's, copied at build time.
  */
-final class TestGeneration {
+public final class TestGeneration {
 
     /** Boot's DataSource auto-configuration. */
     static final Class<?> DATA_SOURCE_AUTO_CONFIGURATION = DataSourceAutoConfiguration.class;
+
+    /** Boot's auto-configurations a Spring Data JDBC application runs on: DataSource, JdbcTemplate, transactions, repositories. */
+    public static final Class<?>[] DATA_JDBC_AUTO_CONFIGURATIONS = {DataSourceAutoConfiguration.class,
+        JdbcTemplateAutoConfiguration.class, DataSourceTransactionManagerAutoConfiguration.class,
+        JdbcRepositoriesAutoConfiguration.class};
 
     /** Boot's JPA-on-Hibernate auto-configuration. */
     static final Class<?> HIBERNATE_JPA_AUTO_CONFIGURATION = HibernateJpaAutoConfiguration.class;

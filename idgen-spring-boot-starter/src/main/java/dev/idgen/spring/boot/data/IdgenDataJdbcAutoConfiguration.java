@@ -16,8 +16,11 @@ import org.springframework.data.relational.core.mapping.RelationalMappingContext
  * {@link EntityIdCallback}, so {@code @Snowflake} and {@code @UuidV7} properties of Spring Data JDBC
  * aggregates get their values from the starter's generator beans before they are inserted.
  */
-@AutoConfiguration(after = IdgenAutoConfiguration.class,
-        afterName = "org.springframework.boot.data.jdbc.autoconfigure.DataJdbcRepositoriesAutoConfiguration")
+// after Spring Data JDBC's repositories auto-configuration, named as Boot 4 and Boot 3 name it (the same
+// class serves both starters)
+@AutoConfiguration(after = IdgenAutoConfiguration.class, afterName = {
+        "org.springframework.boot.data.jdbc.autoconfigure.DataJdbcRepositoriesAutoConfiguration",
+        "org.springframework.boot.autoconfigure.data.jdbc.JdbcRepositoriesAutoConfiguration"})
 @ConditionalOnClass(name = {"org.springframework.data.jdbc.core.JdbcAggregateTemplate", "dev.idgen.hibernate.Snowflake"})
 public class IdgenDataJdbcAutoConfiguration {
 

@@ -8,22 +8,18 @@ import dev.idgen.hibernate.UuidV7;
 import dev.idgen.snowflake.SnowflakeGenerator;
 import dev.idgen.spring.boot.IdgenAutoConfiguration;
 import dev.idgen.spring.boot.IdgenLeaseAutoConfiguration;
+import dev.idgen.spring.boot.TestGeneration;
+import dev.idgen.testsupport.TestPostgres;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.data.jdbc.autoconfigure.DataJdbcRepositoriesAutoConfiguration;
-import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
-import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
-import org.springframework.boot.jdbc.autoconfigure.JdbcTemplateAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.annotation.Id;
@@ -33,10 +29,11 @@ import org.springframework.data.relational.core.mapping.Table;
 import org.springframework.data.repository.CrudRepository;
 import org.springframework.jdbc.core.JdbcTemplate;
 
-/** Spring Data JDBC aggregates on the real PostgreSQL at 127.0.0.1:5432, database test. */
+/** Spring Data JDBC aggregates on a real PostgreSQL (the machine's, or a private one). */
 class DataJdbcEntityIdsTest {
 
-    private static final String URL = "jdbc:postgresql://127.0.0.1:5432/test";
+    /** The machine's PostgreSQL or a private one ({@link TestPostgres}), set before the first test. */
+    private static String url;
 
     /** A mutable aggregate with a Snowflake key. */
     @Table("idgen_djdbc_note")
@@ -74,23 +71,17 @@ class DataJdbcEntityIdsTest {
     }
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
-                    JdbcTemplateAutoConfiguration.class, DataSourceTransactionManagerAutoConfiguration.class,
-                    DataJdbcRepositoriesAutoConfiguration.class, IdgenLeaseAutoConfiguration.class,
+            .withConfiguration(AutoConfigurations.of(TestGeneration.DATA_JDBC_AUTO_CONFIGURATIONS))
+            .withConfiguration(AutoConfigurations.of(IdgenLeaseAutoConfiguration.class,
                     IdgenAutoConfiguration.class, IdgenDataJdbcAutoConfiguration.class))
             .withUserConfiguration(Repositories.class)
-            .withPropertyValues("spring.datasource.url=" + URL, "spring.datasource.username=postgres",
+            .withPropertyValues("spring.datasource.url=" + url, "spring.datasource.username=postgres",
                     "idgen.machine-id.source=fixed", "idgen.machine-id.value=321", "idgen.machine-id.check-with=none");
 
     @BeforeAll
     static void tables() throws Exception {
-        try (Connection c = DriverManager.getConnection(URL, "postgres", "")) {
-            c.isValid(2);
-        } catch (SQLException e) {
-            Assumptions.assumeFalse("true".equalsIgnoreCase(System.getenv("CI")), "CI needs PostgreSQL: " + e);
-            Assumptions.abort("PostgreSQL at " + URL + " does not answer: " + e.getMessage());
-        }
-        try (Connection c = DriverManager.getConnection(URL, "postgres", ""); Statement st = c.createStatement()) {
+        url = TestPostgres.server().url();
+        try (Connection c = DriverManager.getConnection(url, "postgres", ""); Statement st = c.createStatement()) {
             st.execute("CREATE TABLE IF NOT EXISTS idgen_djdbc_note (id BIGINT PRIMARY KEY, text VARCHAR(100))");
             st.execute("CREATE TABLE IF NOT EXISTS idgen_djdbc_tag (id UUID PRIMARY KEY, name VARCHAR(100))");
         }
