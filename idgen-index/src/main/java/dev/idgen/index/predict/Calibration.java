@@ -21,6 +21,16 @@ final class Calibration {
     static final double COMMIT_MICROS = 800;
     /** Spread (sigma of the logarithm) of statement and commit times. */
     static final double SIGMA = 1.9;
+    /**
+     * Jobs the server runs at once when the writers queue for it. Chosen among 2, 3, 4 and 6 as
+     * the one closest on the fitted runs; the recording machine had 2 cores.
+     */
+    static final int SERVER_SLOTS = 3;
+    /**
+     * Server jobs a commit costs, in INSERTs. In arrival traces of 4 and 16 writers (MariaDB,
+     * 2026-12-06) a commit left a gap in a writer's rows of two to three of its INSERT cycles.
+     */
+    static final int COMMIT_JOBS = 3;
 
     private Calibration() {
     }

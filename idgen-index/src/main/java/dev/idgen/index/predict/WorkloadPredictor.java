@@ -16,9 +16,14 @@ import java.util.SplittableRandom;
  * the transaction starts, then sends its statements, each taking a drawn time, then commits), puts
  * the rows in the order they would reach the tree, and feeds them to the engine's calibrated model
  * ({@link IndexEngine}, the rules the {@code --real} replay uses). Seeded: the same input gives the
- * same prediction. The range comes from several seeds and two spreads of the statement and commit
- * times (the timing's own and half of it): how writers interleave is what moves the figure, and it
- * is not known in advance.
+ * same prediction.
+ *
+ * <p>How writers interleave is what moves the figure, and it depends on how the server shares
+ * itself out, which is not known in advance. So half the simulations let each writer's statements
+ * take their own times ({@code INDEPENDENT}: a busy server whose stalls hit one writer at a time,
+ * many writers' keys arriving late), and half make the writers queue for a few server slots
+ * ({@code QUEUED}: a saturated server serving them nearly in turn). The figure is the median of
+ * all of them, the range their extremes.
  *
  * <pre>{@code
  * Prediction p = WorkloadPredictor.builder(IndexEngine.INNODB, RealKey.SNOWFLAKE)
@@ -38,6 +43,7 @@ public final class WorkloadPredictor {
     private final Timing timing;
     private final int seeds;
     private final boolean secondary;
+    private final double rate;
 
     private WorkloadPredictor(Builder b) {
         this.secondary = b.secondary;
@@ -45,6 +51,7 @@ public final class WorkloadPredictor {
         this.key = b.key;
         this.workload = b.workload;
         this.client = b.multiRowFromWorkload();
+        this.rate = b.rowsPerSecond;
         this.timing = b.timing != null ? b.timing : Calibration.timing(b.engine, b.workload, b.rowsPerSecond);
         this.seeds = b.seeds;
     }
@@ -69,7 +76,7 @@ public final class WorkloadPredictor {
     }
 
     /**
-     * Runs the simulations: {@code seeds} of them at the timing's spread and as many at half of it.
+     * Runs the simulations: {@code seeds} with independent writers and as many with queued ones.
      *
      * @return leaf pages and fill, each simulation's and their range
      */
@@ -78,8 +85,8 @@ public final class WorkloadPredictor {
         long[] pages = new long[n];
         double[] fill = new double[n];
         for (int i = 0; i < n; i++) {
-            Timing t = i < seeds ? timing : timing.withSigma(timing.sigma() / 2);
-            IndexStats stats = simulate(t, workload.seed() * 1_000_003L + i);
+            IndexStats stats = simulate(i < seeds ? Interleaving.INDEPENDENT : Interleaving.QUEUED,
+                    workload.seed() * 1_000_003L + i);
             pages[i] = stats.leafPages();
             fill[i] = engine.leafFill(stats, rowBytes());
         }
@@ -120,83 +127,156 @@ public final class WorkloadPredictor {
     /**
      * One simulated run.
      *
-     * @param t the timing
+     * @param mode how the writers share the server
      * @param seed the seed of every draw
      * @return the model's figures
      */
-    IndexStats simulate(Timing t, long seed) {
-        int writers = workload.writers();
-        int rows = Math.toIntExact(workload.rows());
-        // every row: when it reaches the tree (µs) and its key; sorted by time at the end
-        double[] at = new double[rows];
-        long[] high = new long[rows];
-        long[] low = new long[rows];
-        Writer[] ws = new Writer[writers];
-        PriorityQueue<Writer> queue = new PriorityQueue<>((a, b) -> a.time != b.time ? Double.compare(a.time, b.time)
-                : Integer.compare(a.id, b.id));
-        SplittableRandom shared = new SplittableRandom(seed);
-        for (int w = 0; w < writers; w++) {
-            ws[w] = new Writer(w, new SplittableRandom(shared.nextLong()));
-            // writers start within one transaction's time of each other, as threads started together do
-            ws[w].time = ws[w].random.nextDouble() * (t.statementMicros() + t.commitMicros());
-            queue.add(ws[w]);
+    IndexStats simulate(Interleaving mode, long seed) {
+        Rows rows = new Rows(Math.toIntExact(workload.rows()));
+        if (mode == Interleaving.INDEPENDENT) {
+            independent(rows, seed);
+        } else if (rate > 0) {
+            // the queued writers' rate follows from the slots and the service times; scale every
+            // duration so that it is the given one (the order of events does not change, only
+            // which millisecond each key falls in)
+            queued(rows, seed, 1);
+            queued(rows, seed, rows.rowsPerSecond() / rate);
+        } else {
+            queued(rows, seed, 1);
         }
+        return feed(rows);
+    }
+
+    /**
+     * Writers that do not wait for each other: each statement and commit takes its own drawn time,
+     * as on a server with a core per writer whose stalls hit one writer at a time.
+     */
+    private void independent(Rows rows, long seed) {
+        Timing t = timing;
+        PriorityQueue<Writer> queue = writers(seed, t);
+        SplittableRandom shared = new SplittableRandom(~seed);
         long[] counter = {0};
-        int filled = 0;
-        long[][] keys = new long[workload.txRowsMax()][2];
         // invariant: the writer taken next is the one whose transaction starts first, so rows are
         // handed out (and shared counters advance) in the order the writers would ask for them
-        while (filled < rows) {
+        while (rows.filled < rows.size()) {
             Writer w = queue.poll();
-            int size = workload.txRowsMin() + w.random.nextInt(workload.txRowsMax() - workload.txRowsMin() + 1);
-            size = Math.min(size, rows - filled);
-            for (int i = 0; i < size; i++) {
-                w.next(key, w.time, counter, keys[i], shared);
-            }
+            int size = w.begin(rows.size() - rows.filled);
+            w.makeKeys(key, client, counter, shared);
             if (client == ClientStyle.MULTI_ROW) {
-                Arrays.sort(keys, 0, size, key.keyType().words() == 2
-                        ? (a, b) -> a[0] != b[0] ? Long.compareUnsigned(a[0], b[0]) : Long.compareUnsigned(a[1], b[1])
-                        : (a, b) -> Long.compare(a[0], b[0]));
                 double d = draw(w.random, t.statementMicros(), t.sigma()) * (1 + 0.2 * (size - 1));
-                for (int i = 0; i < size; i++) {
-                    // the rows of one statement go in one after another in the middle of it
-                    at[filled] = w.time + d / 2 + i * 1e-3;
-                    high[filled] = keys[i][0];
-                    low[filled++] = keys[i][1];
-                }
+                rows.add(w, 0, size, w.time + d / 2);
                 w.time += d;
             } else {
-                // a batch's statements go without a round trip each: a quarter of the time
-                double per = client == ClientStyle.BATCH ? t.statementMicros() / 4 : t.statementMicros();
                 for (int i = 0; i < size; i++) {
-                    double d = draw(w.random, per, t.sigma());
-                    at[filled] = w.time + d / 2;
-                    high[filled] = keys[i][0];
-                    low[filled++] = keys[i][1];
+                    double d = draw(w.random, statementMicros(t), t.sigma());
+                    rows.add(w, i, 1, w.time + d / 2);
                     w.time += d;
                 }
             }
-            w.time += draw(w.random, t.commitMicros(), t.sigma());
-            if (t.thinkMicros() > 0) {
-                w.time += -t.thinkMicros() * Math.log(1 - w.random.nextDouble());
+            w.time += draw(w.random, t.commitMicros(), t.sigma()) + think(w, t);
+            queue.add(w);
+        }
+    }
+
+    /**
+     * Writers that queue for the server: it runs {@link Calibration#SERVER_SLOTS} jobs at once,
+     * first come first served; an INSERT is one job, a commit {@link Calibration#COMMIT_JOBS}, each
+     * taking a drawn service time. A saturated server (more writers than cores) interleaves them
+     * so, nearly in turn.
+     *
+     * @param scale factor on every duration
+     */
+    private void queued(Rows rows, long seed, double scale) {
+        rows.clear();
+        Timing t = timing;
+        PriorityQueue<Writer> queue = writers(seed, t);
+        SplittableRandom shared = new SplittableRandom(~seed);
+        long[] counter = {0};
+        double[] free = new double[Calibration.SERVER_SLOTS];
+        int handedOut = 0;
+        // invariant: writers are taken in the order they become ready, and each job goes to the
+        // slot that frees first, so the server serves jobs in the order they arrive
+        while (rows.filled < rows.size()) {
+            Writer w = queue.poll();
+            if (w.jobsLeft == 0) {
+                if (handedOut == rows.size()) {
+                    continue; // every row is taken; this writer is done
+                }
+                int size = w.begin(rows.size() - handedOut);
+                handedOut += size;
+                w.makeKeys(key, client, counter, shared);
+                w.jobsLeft = (client == ClientStyle.MULTI_ROW ? 1 : size) + Calibration.COMMIT_JOBS;
+            }
+            int slot = 0;
+            for (int i = 1; i < free.length; i++) {
+                if (free[i] < free[slot]) {
+                    slot = i;
+                }
+            }
+            double begin = Math.max(w.time, free[slot]);
+            double d;
+            if (w.jobsLeft > Calibration.COMMIT_JOBS) {
+                int row = w.size - (w.jobsLeft - Calibration.COMMIT_JOBS);
+                if (client == ClientStyle.MULTI_ROW) {
+                    d = draw(w.random, t.statementMicros(), t.sigma()) * (1 + 0.2 * (w.size - 1)) * scale;
+                    rows.add(w, 0, w.size, begin + d / 2);
+                } else {
+                    d = draw(w.random, statementMicros(t), t.sigma()) * scale;
+                    rows.add(w, row, 1, begin + d / 2);
+                }
+            } else {
+                d = draw(w.random, t.statementMicros(), t.sigma()) * scale;
+            }
+            free[slot] = begin + d;
+            w.time = begin + d;
+            if (--w.jobsLeft == 0) {
+                w.time += think(w, t) * scale;
             }
             queue.add(w);
         }
-        Integer[] order = new Integer[rows];
-        for (int i = 0; i < rows; i++) {
+    }
+
+    private PriorityQueue<Writer> writers(long seed, Timing t) {
+        PriorityQueue<Writer> queue = new PriorityQueue<>((a, b) -> a.time != b.time ? Double.compare(a.time, b.time)
+                : Integer.compare(a.id, b.id));
+        SplittableRandom seeds = new SplittableRandom(seed);
+        for (int i = 0; i < workload.writers(); i++) {
+            Writer w = new Writer(i, new SplittableRandom(seeds.nextLong()), workload);
+            // writers start within one transaction's time of each other, as threads started together do
+            w.time = w.random.nextDouble() * (t.statementMicros() + t.commitMicros());
+            queue.add(w);
+        }
+        return queue;
+    }
+
+    /** A batch's statements go without a round trip each: a quarter of the time. */
+    private double statementMicros(Timing t) {
+        return client == ClientStyle.BATCH ? t.statementMicros() / 4 : t.statementMicros();
+    }
+
+    private static double think(Writer w, Timing t) {
+        return t.thinkMicros() > 0 ? -t.thinkMicros() * Math.log(1 - w.random.nextDouble()) : 0;
+    }
+
+    /** Puts the rows in the order they reach the tree and feeds them to the engine's model. */
+    private IndexStats feed(Rows rows) {
+        int n = rows.size();
+        Integer[] order = new Integer[n];
+        for (int i = 0; i < n; i++) {
             order[i] = i;
         }
+        double[] at = rows.at;
         Arrays.sort(order, (a, b) -> at[a] != at[b] ? Double.compare(at[a], at[b]) : Integer.compare(a, b));
         IndexModel model = engine.builder(keyType(), rowBytes()).build();
         boolean engineCounter = key == RealKey.AUTO_INCREMENT;
-        for (int i = 0; i < rows; i++) {
+        for (int i = 0; i < n; i++) {
             int r = order[i];
             if (engineCounter) {
                 model.insert(i + 1L); // the engine numbers rows as they go in
             } else if (key.keyType().words() == 1) {
-                model.insert(high[r]);
+                model.insert(rows.high[r]);
             } else {
-                model.insert(high[r], low[r]);
+                model.insert(rows.high[r], rows.low[r]);
             }
         }
         return model.stats();
@@ -226,10 +306,37 @@ public final class WorkloadPredictor {
         long lastStamp = -1;
         long blockNext;
         long blockEnd;
+        /** The current transaction: its keys, how many, and (queued) the server jobs it has left. */
+        final long[][] keys;
+        final int txRowsMin;
+        final int txRowsMax;
+        int size;
+        int jobsLeft;
 
-        Writer(int id, SplittableRandom random) {
+        Writer(int id, SplittableRandom random, Workload w) {
             this.id = id;
             this.random = random;
+            this.keys = new long[w.txRowsMax()][2];
+            this.txRowsMin = w.txRowsMin();
+            this.txRowsMax = w.txRowsMax();
+        }
+
+        /** Starts a transaction of a drawn size, at most {@code left} rows; returns the size. */
+        int begin(int left) {
+            size = Math.min(txRowsMin + random.nextInt(txRowsMax - txRowsMin + 1), left);
+            return size;
+        }
+
+        /** Makes the transaction's keys now, as the runner does; a multi-row INSERT sends them sorted. */
+        void makeKeys(RealKey key, ClientStyle client, long[] counter, SplittableRandom shared) {
+            for (int i = 0; i < size; i++) {
+                next(key, time, counter, keys[i], shared);
+            }
+            if (client == ClientStyle.MULTI_ROW) {
+                Arrays.sort(keys, 0, size, key.keyType().words() == 2
+                        ? (a, b) -> a[0] != b[0] ? Long.compareUnsigned(a[0], b[0]) : Long.compareUnsigned(a[1], b[1])
+                        : (a, b) -> Long.compare(a[0], b[0]));
+            }
         }
 
         /** Makes the next key as the writer's generator would at {@code micros} into the run. */
@@ -281,6 +388,56 @@ public final class WorkloadPredictor {
                     out[1] = shared.nextLong() >>> 2 | 0x8000_0000_0000_0000L;
                 }
             }
+        }
+    }
+
+    /** How the simulated writers share the server. */
+    enum Interleaving {
+        /** Each writer's statements and commits take their own drawn times. */
+        INDEPENDENT,
+        /** Writers queue for a few server slots, first come first served. */
+        QUEUED
+    }
+
+    /** The simulated rows: when each reaches the tree (µs) and its key. */
+    private static final class Rows {
+        final double[] at;
+        final long[] high;
+        final long[] low;
+        int filled;
+
+        Rows(int n) {
+            at = new double[n];
+            high = new long[n];
+            low = new long[n];
+        }
+
+        int size() {
+            return at.length;
+        }
+
+        void clear() {
+            filled = 0;
+        }
+
+        /** Adds {@code count} of the writer's keys from {@code from}, reaching the tree at {@code micros}, in order. */
+        void add(Writer w, int from, int count, double micros) {
+            for (int i = 0; i < count; i++) {
+                at[filled] = micros + i * 1e-3;
+                high[filled] = w.keys[from + i][0];
+                low[filled++] = w.keys[from + i][1];
+            }
+        }
+
+        /** @return the rate the simulated rows went in at */
+        double rowsPerSecond() {
+            double first = Double.MAX_VALUE;
+            double last = 0;
+            for (double a : at) {
+                first = Math.min(first, a);
+                last = Math.max(last, a);
+            }
+            return at.length / Math.max(last - first, 1) * 1e6;
         }
     }
 

@@ -28,9 +28,11 @@ import org.junit.jupiter.params.provider.CsvSource;
  * SQLite always; PostgreSQL and MariaDB when they answer (under {@code CI=true} they must). Tables
  * are named per run ({@code idgen_sec_<nanos>_<key>}) and dropped after.
  *
- * <p>Bound: 12 % of the engine's leaf pages. Random keys move a small index by several percent
- * from one stream to the next (InnoDB UUIDv4: the model's simulations span 68-86 pages at this
- * size, the engine gave 67 in a run by hand), so the bound is wider than the prediction's 10 %.
+ * <p>Bound: 12 % of the engine's leaf pages, for the median of 20 simulations. Random keys move a
+ * small index by several percent from one stream to the next (InnoDB UUIDv4: the model's
+ * simulations span 67-89 pages at this size, the engine gave 67 in a run by hand and 68 here), so
+ * the bound is wider than the prediction's 10 %, and with 6 simulations the median was itself a
+ * matter of luck (72-79 pages across workload seeds).
  */
 class SecondaryIndexRealTest {
 
@@ -62,7 +64,7 @@ class SecondaryIndexRealTest {
                 }
             }
             Prediction p = WorkloadPredictor.builder(engine, key).secondary(true)
-                    .workload(new Workload(ROWS, 1, 1000, 1000, 0, 0, false, 1)).seeds(3).build().predict();
+                    .workload(new Workload(ROWS, 1, 1000, 1000, 0, 0, false, 1)).seeds(10).build().predict();
             double error = p.error(leaves);
             String what = String.format(Locale.ROOT, "%s %s secondary index: engine %d leaf pages, predicted %s: %+.1f %%",
                     engine, key.cliName(), leaves, p, 100 * error);
