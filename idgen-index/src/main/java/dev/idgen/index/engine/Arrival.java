@@ -1,9 +1,14 @@
 package dev.idgen.index.engine;
 
+import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.util.Arrays;
+import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
 
 /**
@@ -93,5 +98,50 @@ public record Arrival(long[] high, long[] low, byte[] writers) {
             throw new UncheckedIOException(e);
         }
         return bytes.toByteArray();
+    }
+
+    /**
+     * A trace as {@link #trace(boolean)} wrote it: per row its writer and its key's millisecond.
+     *
+     * @param writers each row's writer, 0 to 255
+     * @param millis each row's key millisecond
+     */
+    public record Trace(int[] writers, long[] millis) {
+
+        /**
+         * Reads a gzipped trace to its end.
+         *
+         * @param gz the gzipped trace
+         * @return its rows
+         * @throws IOException if it cannot be read or ends inside a row
+         */
+        public static Trace read(InputStream gz) throws IOException {
+            int[] writers = new int[1024];
+            long[] millis = new long[1024];
+            int n = 0;
+            try (InputStream in = new BufferedInputStream(new GZIPInputStream(gz))) {
+                long ms = 0;
+                for (int writer; (writer = in.read()) >= 0; n++) {
+                    long z = 0;
+                    for (int shift = 0, b; ; shift += 7) {
+                        if ((b = in.read()) < 0) {
+                            throw new EOFException("the trace ends inside row " + n);
+                        }
+                        z |= (long) (b & 0x7F) << shift;
+                        if ((b & 0x80) == 0) {
+                            break;
+                        }
+                    }
+                    ms += (z >>> 1) ^ -(z & 1); // the zigzag delta back to a signed change
+                    if (n == writers.length) {
+                        writers = Arrays.copyOf(writers, 2 * n);
+                        millis = Arrays.copyOf(millis, 2 * n);
+                    }
+                    writers[n] = writer;
+                    millis[n] = ms;
+                }
+            }
+            return new Trace(Arrays.copyOf(writers, n), Arrays.copyOf(millis, n));
+        }
     }
 }

@@ -132,6 +132,28 @@ public final class WorkloadPredictor {
      * @return the model's figures
      */
     IndexStats simulate(Interleaving mode, long seed) {
+        return feed(arrive(mode, seed));
+    }
+
+    /**
+     * The writer of each row, in the order the rows reach the tree, for comparing a simulation's
+     * interleaving with a recorded run's.
+     *
+     * @param mode how the writers share the server
+     * @param seed the seed of every draw
+     * @return writer ids, 0 to writers - 1
+     */
+    int[] arrivalWriters(Interleaving mode, long seed) {
+        Rows rows = arrive(mode, seed);
+        int[] order = rows.order();
+        int[] writers = new int[order.length];
+        for (int i = 0; i < order.length; i++) {
+            writers[i] = rows.writer[order[i]];
+        }
+        return writers;
+    }
+
+    private Rows arrive(Interleaving mode, long seed) {
         Rows rows = new Rows(Math.toIntExact(workload.rows()));
         if (mode == Interleaving.INDEPENDENT) {
             independent(rows, seed);
@@ -144,7 +166,7 @@ public final class WorkloadPredictor {
         } else {
             queued(rows, seed, 1);
         }
-        return feed(rows);
+        return rows;
     }
 
     /**
@@ -261,12 +283,7 @@ public final class WorkloadPredictor {
     /** Puts the rows in the order they reach the tree and feeds them to the engine's model. */
     private IndexStats feed(Rows rows) {
         int n = rows.size();
-        Integer[] order = new Integer[n];
-        for (int i = 0; i < n; i++) {
-            order[i] = i;
-        }
-        double[] at = rows.at;
-        Arrays.sort(order, (a, b) -> at[a] != at[b] ? Double.compare(at[a], at[b]) : Integer.compare(a, b));
+        int[] order = rows.order();
         IndexModel model = engine.builder(keyType(), rowBytes()).build();
         boolean engineCounter = key == RealKey.AUTO_INCREMENT;
         for (int i = 0; i < n; i++) {
@@ -404,12 +421,28 @@ public final class WorkloadPredictor {
         final double[] at;
         final long[] high;
         final long[] low;
+        final int[] writer;
         int filled;
 
         Rows(int n) {
             at = new double[n];
             high = new long[n];
             low = new long[n];
+            writer = new int[n];
+        }
+
+        /** @return the rows' indexes in the order they reach the tree (ties: in the order added) */
+        int[] order() {
+            Integer[] order = new Integer[at.length];
+            for (int i = 0; i < order.length; i++) {
+                order[i] = i;
+            }
+            Arrays.sort(order, (a, b) -> at[a] != at[b] ? Double.compare(at[a], at[b]) : Integer.compare(a, b));
+            int[] sorted = new int[order.length];
+            for (int i = 0; i < order.length; i++) {
+                sorted[i] = order[i];
+            }
+            return sorted;
         }
 
         int size() {
@@ -424,6 +457,7 @@ public final class WorkloadPredictor {
         void add(Writer w, int from, int count, double micros) {
             for (int i = 0; i < count; i++) {
                 at[filled] = micros + i * 1e-3;
+                writer[filled] = w.id;
                 high[filled] = w.keys[from + i][0];
                 low[filled++] = w.keys[from + i][1];
             }

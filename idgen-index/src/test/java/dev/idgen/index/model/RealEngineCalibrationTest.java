@@ -3,9 +3,10 @@ package dev.idgen.index.model;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.idgen.index.engine.Arrival;
 import java.io.BufferedReader;
 import java.io.DataInputStream;
-import java.io.EOFException;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -226,36 +227,23 @@ class RealEngineCalibrationTest {
         long[] lastMs = new long[256];
         long[] counter = new long[256];
         java.util.Arrays.fill(lastMs, -1);
-        try (DataInputStream in = new DataInputStream(new GZIPInputStream(gz))) {
-            long ms = 0;
-            for (int i = 0; i < run.rows; i++) {
-                int writer = in.readUnsignedByte();
-                long z = 0;
-                int shift = 0;
-                for (int b; ; shift += 7) {
-                    b = in.read();
-                    if (b < 0) {
-                        throw new EOFException("trace " + run.trace() + " ends at row " + i);
-                    }
-                    z |= (long) (b & 0x7F) << shift;
-                    if ((b & 0x80) == 0) {
-                        break;
-                    }
-                }
-                ms += (z >>> 1) ^ -(z & 1);
-                if (ms != lastMs[writer]) {
-                    lastMs[writer] = ms;
-                    counter[writer] = snowflake ? 0 : random.nextLong(1 << 15);
-                } else {
-                    counter[writer]++;
-                }
-                if (snowflake) {
-                    model.insert(ms << 22 | (writer + 1L) << 12 | counter[writer]);
-                } else {
-                    long c = counter[writer];
-                    model.insert(ms << 16 | 0x7000L | (c >>> 4),
-                            0x8000_0000_0000_0000L | (c & 0xF) << 58 | (random.nextLong() >>> 6));
-                }
+        Arrival.Trace trace = Arrival.Trace.read(gz);
+        assertEquals(run.rows, trace.writers().length, "rows in trace " + run.trace());
+        for (int i = 0; i < run.rows; i++) {
+            int writer = trace.writers()[i];
+            long ms = trace.millis()[i];
+            if (ms != lastMs[writer]) {
+                lastMs[writer] = ms;
+                counter[writer] = snowflake ? 0 : random.nextLong(1 << 15);
+            } else {
+                counter[writer]++;
+            }
+            if (snowflake) {
+                model.insert(ms << 22 | (writer + 1L) << 12 | counter[writer]);
+            } else {
+                long c = counter[writer];
+                model.insert(ms << 16 | 0x7000L | (c >>> 4),
+                        0x8000_0000_0000_0000L | (c & 0xF) << 58 | (random.nextLong() >>> 6));
             }
         }
     }

@@ -36,13 +36,14 @@ import org.junit.jupiter.params.provider.MethodSource;
  * writers, every layout, multi-row INSERTs). <b>Looked at while choosing among candidate models</b>:
  * {@code free-running/}, {@code many-writers/innodb-rerun-midpoint-order.jsonl}, {@code segments/},
  * {@code server-order/} and the first six runs of {@code repeats/}. <b>Recorded before and looked at
- * only after the model was fixed</b>: {@code writers-8-16-32/} (8, 16 and 32 writers, six key
- * layouts, MariaDB and PostgreSQL) and the rest of {@code repeats/}. The 500,000-row runs are left
+ * only after the model was first fixed</b>: {@code writers-8-16-32/} (8, 16 and 32 writers, six key
+ * layouts, MariaDB and PostgreSQL) and the rest of {@code repeats/}; the server's slots changed
+ * after that, from 3 to 2, on the arrival traces ({@link InterleavingTest}). The 500,000-row runs are left
  * out for time; docs/index-real.md gives their errors.
  *
  * <p>What is held: every run within 20 % of the engine's leaf pages and the mean error under 6 %;
  * 90 % of the runs within 10 %, Snowflake with the sequence above the machine id apart: the model
- * over-predicts that layout at 4 writers and more (up to +35 % at 8), a known miss the docs state,
+ * over-predicts that layout at 8 writers and more (up to +35 %), a known miss the docs state,
  * and it is held within 35 %. Repeats of one
  * workload on the engine differ by up to 15 % themselves (see {@code repeats/}).
  */
