@@ -70,7 +70,7 @@ final class IndexCommand implements Callable<Integer> {
     private String txRows;
 
     @Option(names = "--payload", paramLabel = "BYTES", defaultValue = "0",
-            description = "--real and the prediction: bytes of payload per row besides the key, 0..4000 (default: ${DEFAULT-VALUE}).")
+            description = "--real and the prediction: bytes of payload per row besides the key, 0..16000 (default: ${DEFAULT-VALUE}).")
     private int payload;
 
     @Option(names = "--secondary", paramLabel = "N", defaultValue = "0",

@@ -433,7 +433,14 @@ public enum Database {
                         }
                     }
                 }
-                if (leaf < 64 && pooled > leaf + 1) {
+                long blobPages = rows * IndexEngine.innodbExternalPages(key.keyType(), rowBytes(key, w), (int) pageBytes);
+                if (blobPages > 0) {
+                    // a column moved off the page goes to BLOB pages of the leaf segment, which the
+                    // statistics count as leaf pages: take them away
+                    extra.put("n_leaf_pages (index statistics, BLOB pages included)", leaf);
+                    extra.put("BLOB pages (a row's long column on pages of its own)", blobPages);
+                    leaf -= blobPages;
+                } else if (leaf < 64 && pooled > leaf + 1) {
                     // the statistics count no pages of the leaf segment's first fragment pages: a small
                     // index reads as 1 leaf page; when it is all in the pool, its pages less the root
                     // are its leaves (a small tree has two levels)

@@ -43,6 +43,14 @@ public enum IndexEngine {
     static final int PG_FILLFACTOR = 90;
     /** InnoDB: bytes of an empty 16 KiB page for records and directory slots. */
     static final int INNODB_SPACE = 16384 - 120 - 8 - 4;
+    /**
+     * InnoDB: the largest record a page keeps whole, half an empty page's free space
+     * ({@code page_get_free_space_of_empty / 2}); a record of this size or more has its long column
+     * moved to pages of its own (DYNAMIC row format, MariaDB's and MySQL's default).
+     */
+    static final int INNODB_MAX_RECORD = INNODB_SPACE / 2;
+    /** InnoDB: what a column moved off the page leaves in its record, a 20-byte reference to it. */
+    static final int INNODB_EXTERNAL_REFERENCE = 20;
     /** InnoDB: the free space a sequential insert leaves, 1/16 of the page. */
     static final int INNODB_RESERVE = 16384 / 16;
     /** InnoDB: BTR_CUR_PAGE_REORGANIZE_LIMIT, 1/32 of the page. */
@@ -68,15 +76,41 @@ public enum IndexEngine {
     }
 
     /**
-     * InnoDB's record size for a fixed-width row: 5-byte header, the key, 13 bytes of hidden
-     * columns, the rest of the row.
+     * InnoDB's record size for a row: 5-byte header, the key, 13 bytes of hidden columns, the rest
+     * of the row (and 2 length bytes when that is a long variable-length column). A record of
+     * {@link #INNODB_MAX_RECORD} bytes or more keeps a 20-byte reference in place of its long column,
+     * which goes to pages outside the index's leaves.
      *
      * @param keyType the key column
      * @param rowBytes the rest of the row
      * @return bytes per record
      */
     public static int innodbRecordBytes(KeyType keyType, int rowBytes) {
+        int whole = innodbWholeRecordBytes(keyType, rowBytes);
+        return whole < INNODB_MAX_RECORD ? whole : 5 + keyType.storedBytes() + 6 + 7 + INNODB_EXTERNAL_REFERENCE + 2;
+    }
+
+    /** InnoDB: the record with its whole row on the page. */
+    private static int innodbWholeRecordBytes(KeyType keyType, int rowBytes) {
         return 5 + keyType.storedBytes() + 6 + 7 + rowBytes + (rowBytes > 255 + 16 ? 2 : 0);
+    }
+
+    /**
+     * InnoDB: pages a row's long column takes off the index page, 0 when the record is kept whole.
+     * Such a column goes whole to BLOB pages of the index's leaf segment, each holding the page less
+     * its 38-byte header, 8-byte trailer and 8-byte BLOB header.
+     *
+     * @param keyType the key column
+     * @param rowBytes the rest of the row
+     * @param pageBytes the page size
+     * @return BLOB pages per row
+     */
+    public static int innodbExternalPages(KeyType keyType, int rowBytes, int pageBytes) {
+        if (innodbWholeRecordBytes(keyType, rowBytes) < INNODB_MAX_RECORD) {
+            return 0;
+        }
+        int perPage = pageBytes - 38 - 8 - 8;
+        return (rowBytes + perPage - 1) / perPage;
     }
 
     /** PostgreSQL: bytes per leaf entry, the line pointer included. */

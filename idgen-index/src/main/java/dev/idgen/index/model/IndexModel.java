@@ -83,8 +83,6 @@ public final class IndexModel {
         this.keyType = b.keyType;
         this.words = keyType.words();
         this.pageBytes = b.format.pageBytes();
-        int capacity = b.leafCapacity > 0 ? b.leafCapacity
-                : b.format.leafCapacity(keyType.storedBytes(), b.rowBytes);
         this.internalCapacity = b.internalCapacity > 0 ? b.internalCapacity
                 : b.format.internalCapacity(keyType.storedBytes());
         this.pool = b.poolPages > 0 ? new LruPool(b.poolPages) : null;
@@ -126,7 +124,8 @@ public final class IndexModel {
             }
             default -> {
                 this.entryBytes = 0;
-                this.leafCapacity = capacity;
+                this.leafCapacity = b.leafCapacity > 0 ? b.leafCapacity
+                        : b.format.leafCapacity(keyType.storedBytes(), b.rowBytes);
                 this.sequentialCapacity = leafCapacity;
             }
         }

@@ -230,7 +230,7 @@ public final class RealIndex {
     static Prediction predict(Database database, RealKey key, Workload w) {
         // the row as the engine stores it: the server-order and server-time columns included
         Workload asStored = new Workload(w.rows(), w.writers(), w.txRowsMin(), w.txRowsMax(),
-                Math.min(4000, database.rowBytes(key, w)), 0, w.multiRow(), w.seed());
+                Math.min(Workload.MAX_PAYLOAD_BYTES, database.rowBytes(key, w)), 0, w.multiRow(), w.seed());
         return WorkloadPredictor.builder(database.model(), key).workload(asStored).seeds(2).build().predict();
     }
 

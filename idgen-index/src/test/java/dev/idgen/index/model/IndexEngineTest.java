@@ -1,7 +1,6 @@
 package dev.idgen.index.model;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.SplittableRandom;
@@ -193,10 +192,23 @@ class IndexEngineTest {
     }
 
     @Test
-    void aRowTooLargeForAnInnodbPageIsRefused() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> IndexEngine.INNODB.builder(KeyType.BIGINT, 9_000).build());
-        assertTrue(e.getMessage().contains("at least 2 must fit"), e.getMessage());
+    void aRowOfHalfAnInnodbPageOrMoreKeepsOnlyAReferenceOnTheLeaf() {
+        // 5 + 8 + 13 + 8,097 + 2 = 8,125 bytes: under half of 16,252, kept whole, two to a page
+        assertEquals(8_125, IndexEngine.innodbRecordBytes(KeyType.BIGINT, 8_097));
+        assertEquals(0, IndexEngine.innodbExternalPages(KeyType.BIGINT, 8_097, 16_384));
+        IndexModel whole = IndexEngine.INNODB.builder(KeyType.BIGINT, 8_097).build();
+        for (long k = 1; k <= 100; k++) {
+            whole.insert(k);
+        }
+        assertTrue(whole.stats().leafPages() >= 50, whole.stats().toString());
+        // one byte more reaches 8,126: the column goes to a BLOB page, a 20-byte reference and 2
+        // length bytes stay
+        assertEquals(48, IndexEngine.innodbRecordBytes(KeyType.BIGINT, 8_098));
+        assertEquals(1, IndexEngine.innodbExternalPages(KeyType.BIGINT, 8_098, 16_384));
+        assertEquals(56, IndexEngine.innodbRecordBytes(KeyType.BINARY16, 16_000));
+        // a BLOB page holds 16,384 - 38 - 8 - 8 = 16,330 bytes of the column
+        assertEquals(1, IndexEngine.innodbExternalPages(KeyType.BIGINT, 16_000, 16_384));
+        assertEquals(2, IndexEngine.innodbExternalPages(KeyType.BIGINT, 16_331, 16_384));
     }
 
     private static IndexModel SQLITE_SNOWFLAKE_LIKE() {
