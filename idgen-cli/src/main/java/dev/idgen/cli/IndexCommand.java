@@ -77,6 +77,12 @@ final class IndexCommand implements Callable<Integer> {
             description = "--real: secondary indexes, each on its own random BIGINT column, 0..8 (default: ${DEFAULT-VALUE}).")
     private int secondary;
 
+    @Option(names = "--public-id", paramLabel = "KINDS", split = ",", description = {"--real: instead of the key runs,"
+            + " measure a secondary index on a UUID public_id column (uuid7, uuid7-submilli, uuid4; a ULID orders as uuid7)"
+            + " beside an engine-numbered BIGINT primary key: one writer, --rows rows (default 100000) in JDBC batches of"
+            + " --tx-rows' largest count (default 1000), against the prediction."})
+    private List<String> publicIds;
+
     @Option(names = "--multi-row", description = "--real: each transaction is one multi-row INSERT of its keys, sorted.")
     private boolean multiRow;
 
@@ -160,6 +166,9 @@ final class IndexCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (publicIds != null && !publicIds.isEmpty()) {
+            return publicIds();
+        }
         if (real || (urls != null && !urls.isEmpty())) {
             return new dev.idgen.index.run.RealIndex(spec.commandLine().getOut(), spec.commandLine().getErr(),
                     context.stderrIsTerminal()).run(realSettings());
@@ -323,6 +332,34 @@ final class IndexCommand implements Callable<Integer> {
         }
         return new dev.idgen.index.run.RealIndex.Settings(urls == null ? List.of() : urls, chosen, workloads, json,
                 chart == null ? null : chart.html, chart == null ? null : chart.svg, traceDir, keepTables);
+    }
+
+    /** {@code --public-id}: the secondary-index runs, one writer each. */
+    private int publicIds() {
+        List<dev.idgen.index.engine.RealKey> kinds = new ArrayList<>();
+        for (String k : new LinkedHashSet<>(publicIds)) {
+            try {
+                dev.idgen.index.engine.RealKey kind = dev.idgen.index.engine.RealKey.parse(k);
+                check(kind.keyType() == dev.idgen.index.model.KeyType.BINARY16, "--public-id '" + k
+                        + "' is not a UUID kind; expected uuid7, uuid7-submilli or uuid4");
+                kinds.add(kind);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--public-id: " + e.getMessage());
+            }
+        }
+        long n = rows == null ? 100_000 : rows;
+        check(n >= 1 && n <= 10_000_000, "--rows " + n + " is out of range; expected 1..10000000 with --public-id");
+        int tx;
+        try {
+            String t = txRows == null ? "1000" : txRows.strip();
+            tx = Integer.parseInt(t.substring(t.indexOf('-') + 1).strip());
+        } catch (NumberFormatException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--tx-rows '" + txRows
+                    + "' is not a count; expected N or N-M, such as 1000");
+        }
+        check(tx >= 1 && tx <= 100_000, "--tx-rows " + tx + " is out of range; expected 1..100000 with --public-id");
+        return new dev.idgen.index.run.PublicIdReport(spec.commandLine().getOut(), spec.commandLine().getErr())
+                .run(urls == null ? List.of() : urls, kinds, n, tx, json);
     }
 
     private List<KeySource> sources() {

@@ -167,6 +167,32 @@ class IndexCommandTest {
     }
 
     @Test
+    void aPublicIdRunMeasuresTheSecondaryIndexBesideThePredictionAndLeavesNoTable(@TempDir Path dir) throws Exception {
+        String url = "jdbc:sqlite:" + dir.resolve("p.db");
+        Path json = dir.resolve("p.jsonl");
+        Cli.Run r = Cli.run("index", "--url", url, "--public-id", "uuid7,uuid4", "--rows", "5000", "--tx-rows", "500",
+                "--json", json.toString());
+        assertEquals(0, r.exit(), r.err());
+        // 5,000 ascending UUIDv7 entries of a SQLite index: a 16-byte blob and the rowid, 2 bytes
+        Matcher v7 = Pattern.compile("SQLite [0-9.]+ +UUIDv7 +5,000 +500 +(\\d+) +(\\d+) \\(").matcher(r.out());
+        assertTrue(v7.find(), r.out());
+        assertEquals(v7.group(1), v7.group(2), "ascending keys: the engine's leaf pages are the predicted ones\n" + r.out());
+        assertTrue(r.out().contains("UUIDv4"), r.out());
+        List<String> lines = Files.readAllLines(json);
+        assertEquals(2, lines.size(), lines.toString());
+        assertTrue(lines.get(0).contains("\"publicId\":\"uuid7\"") && lines.get(0).contains("\"secondaryLeafPages\":"
+                + v7.group(1)), lines.get(0));
+        try (Connection c = DriverManager.getConnection(url); Statement st = c.createStatement();
+                ResultSet t = st.executeQuery("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name LIKE 'idgen_pid_%'")) {
+            assertTrue(t.next());
+            assertEquals(0, t.getInt(1), "the run drops its tables");
+        }
+        Cli.Run refused = Cli.run("index", "--url", url, "--public-id", "snowflake");
+        assertEquals(2, refused.exit());
+        assertTrue(refused.err().contains("--public-id 'snowflake' is not a UUID kind"), refused.err());
+    }
+
+    @Test
     void aRealRunTakesSeveralEnginesAndWriterCountsIntoOneReport(@TempDir Path dir) throws Exception {
         String a = "jdbc:sqlite:" + dir.resolve("a.db");
         String b = "jdbc:sqlite:" + dir.resolve("b.db");
