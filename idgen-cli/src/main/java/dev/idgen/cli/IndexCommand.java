@@ -79,9 +79,13 @@ final class IndexCommand implements Callable<Integer> {
 
     @Option(names = "--public-id", paramLabel = "KINDS", split = ",", description = {"--real: instead of the key runs,"
             + " measure a secondary index on a UUID public_id column (uuid7, uuid7-submilli, uuid4; a ULID orders as uuid7)"
-            + " beside an engine-numbered BIGINT primary key: one writer, --rows rows (default 100000) in JDBC batches of"
+            + " beside a BIGINT primary key: one writer, --rows rows (default 100000) in JDBC batches of"
             + " --tx-rows' largest count (default 1000), against the prediction."})
     private List<String> publicIds;
+
+    @Option(names = "--primary-key", paramLabel = "KIND", defaultValue = "autoinc",
+            description = "--public-id: the primary key beside it, autoinc (the engine numbers rows) or snowflake (default: ${DEFAULT-VALUE}).")
+    private String primaryKey;
 
     @Option(names = "--multi-row", description = "--real: each transaction is one multi-row INSERT of its keys, sorted.")
     private boolean multiRow;
@@ -358,8 +362,16 @@ final class IndexCommand implements Callable<Integer> {
                     + "' is not a count; expected N or N-M, such as 1000");
         }
         check(tx >= 1 && tx <= 100_000, "--tx-rows " + tx + " is out of range; expected 1..100000 with --public-id");
+        dev.idgen.index.engine.RealKey pk;
+        try {
+            pk = dev.idgen.index.engine.RealKey.parse(primaryKey);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--primary-key: " + e.getMessage());
+        }
+        check(pk == dev.idgen.index.engine.RealKey.AUTO_INCREMENT || pk == dev.idgen.index.engine.RealKey.SNOWFLAKE,
+                "--primary-key '" + primaryKey + "' is not offered beside --public-id; expected autoinc or snowflake");
         return new dev.idgen.index.run.PublicIdReport(spec.commandLine().getOut(), spec.commandLine().getErr())
-                .run(urls == null ? List.of() : urls, kinds, n, tx, json);
+                .run(urls == null ? List.of() : urls, pk, kinds, n, tx, json);
     }
 
     private List<KeySource> sources() {

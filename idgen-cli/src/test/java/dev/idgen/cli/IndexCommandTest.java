@@ -190,6 +190,9 @@ class IndexCommandTest {
         Cli.Run refused = Cli.run("index", "--url", url, "--public-id", "snowflake");
         assertEquals(2, refused.exit());
         assertTrue(refused.err().contains("--public-id 'snowflake' is not a UUID kind"), refused.err());
+        Cli.Run badKey = Cli.run("index", "--url", url, "--public-id", "uuid7", "--primary-key", "uuid4");
+        assertEquals(2, badKey.exit());
+        assertTrue(badKey.err().contains("--primary-key 'uuid4' is not offered"), badKey.err());
     }
 
     @Test

@@ -11,8 +11,8 @@ import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The most common schema, measured on a real engine: a {@code BIGINT} primary key the engine
- * numbers, and a UUID {@code public_id} with a secondary index on it. One writer loads the rows in
+ * The most common schema, measured on a real engine: a {@code BIGINT} primary key (the engine's
+ * counter, or Snowflake ids), and a UUID {@code public_id} with a secondary index on it. One writer loads the rows in
  * transactions of JDBC-batched INSERTs, the public ids made by the key kind's own generator; then
  * the secondary index's leaf pages are read as the engine counts them (PostgreSQL
  * {@code pgstatindex}, InnoDB {@code innodb_index_stats} after {@code ANALYZE TABLE}, SQLite
@@ -27,13 +27,14 @@ public final class PublicIdIndex {
      * What the engine counted.
      *
      * @param version the engine and its version
+     * @param primaryKey the primary key's kind
      * @param publicId the public id's key kind
      * @param rows rows loaded
      * @param leafPages the secondary index's leaf pages
      * @param serverChanges what the measurement changed on the server and left (PostgreSQL: the
      *     {@code pgstattuple} extension, when it was missing); empty if nothing
      */
-    public record Result(String version, RealKey publicId, long rows, long leafPages, String serverChanges) {
+    public record Result(String version, RealKey primaryKey, RealKey publicId, long rows, long leafPages, String serverChanges) {
     }
 
     /**
@@ -41,6 +42,7 @@ public final class PublicIdIndex {
      *
      * @param database the engine
      * @param url its JDBC URL
+     * @param primaryKey {@code autoinc} (the engine numbers the rows) or {@code snowflake}
      * @param publicId the public id's kind: a UUID one ({@code uuid7}, {@code uuid7-submilli} or {@code uuid4})
      * @param rows rows to load, 1 to 10,000,000
      * @param txRows rows per transaction, 1 to 100,000
@@ -50,8 +52,12 @@ public final class PublicIdIndex {
      * @throws SQLException if the engine refuses
      * @throws IllegalArgumentException if a value is out of range, naming it
      */
-    public static Result measure(Database database, String url, RealKey publicId, long rows, int txRows, long seed,
-            InstantSource clock) throws SQLException {
+    public static Result measure(Database database, String url, RealKey primaryKey, RealKey publicId, long rows, int txRows,
+            long seed, InstantSource clock) throws SQLException {
+        if (primaryKey != RealKey.AUTO_INCREMENT && primaryKey != RealKey.SNOWFLAKE) {
+            throw new IllegalArgumentException("primary key '" + primaryKey.cliName() + "' is not offered here; expected"
+                    + " autoinc or snowflake");
+        }
         if (publicId.keyType() != KeyType.BINARY16) {
             throw new IllegalArgumentException("public id '" + publicId.cliName() + "' is not a UUID kind; expected uuid7,"
                     + " uuid7-submilli or uuid4");
@@ -66,9 +72,11 @@ public final class PublicIdIndex {
             // PostgreSQL reads the index with pgstatindex: the extension is created if missing, and left
             String changes = database == Database.POSTGRESQL ? database.prepare(c).describe() : "";
             try {
-                create(database, c, table);
-                load(database, c, table, publicId, rows, txRows, publicId.maker(0, clock, new AtomicLong(), seed));
-                return new Result(version, publicId, rows, leafPages(database, c, table), changes);
+                boolean ownCounter = primaryKey == RealKey.AUTO_INCREMENT;
+                create(database, c, table, ownCounter);
+                load(database, c, table, ownCounter ? null : primaryKey.maker(0, clock, new AtomicLong(), seed), publicId,
+                        publicId.maker(0, clock, new AtomicLong(), seed), rows, txRows);
+                return new Result(version, primaryKey, publicId, rows, leafPages(database, c, table), changes);
             } finally {
                 c.setAutoCommit(true);
                 try (Statement s = c.createStatement()) {
@@ -78,11 +86,11 @@ public final class PublicIdIndex {
         }
     }
 
-    private static void create(Database database, Connection c, String table) throws SQLException {
+    private static void create(Database database, Connection c, String table, boolean ownCounter) throws SQLException {
         String id = switch (database) {
-            case POSTGRESQL -> "id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY";
-            case SQLITE -> "id INTEGER PRIMARY KEY";
-            case MARIADB -> "id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY";
+            case POSTGRESQL -> "id BIGINT" + (ownCounter ? " GENERATED ALWAYS AS IDENTITY" : "") + " PRIMARY KEY";
+            case SQLITE -> "id INTEGER PRIMARY KEY"; // the rowid itself
+            case MARIADB -> "id BIGINT NOT NULL" + (ownCounter ? " AUTO_INCREMENT" : "") + " PRIMARY KEY";
         };
         try (Statement s = c.createStatement()) {
             s.execute("CREATE TABLE " + table + " (" + id + ", public_id " + database.columnType(KeyType.BINARY16) + " NOT NULL)"
@@ -91,14 +99,23 @@ public final class PublicIdIndex {
         }
     }
 
-    private static void load(Database database, Connection c, String table, RealKey publicId, long rows, int txRows,
-            RealKey.Maker maker) throws SQLException {
+    /** Loads the rows; {@code ids} null when the engine numbers them. */
+    private static void load(Database database, Connection c, String table, RealKey.Maker ids, RealKey publicId,
+            RealKey.Maker publicIds, long rows, int txRows) throws SQLException {
         c.setAutoCommit(false);
+        long[] id = new long[2];
         long[] key = new long[2];
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + table + " (public_id) VALUES (?)")) {
+        String sql = ids == null ? "INSERT INTO " + table + " (public_id) VALUES (?)"
+                : "INSERT INTO " + table + " (id, public_id) VALUES (?, ?)";
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
             for (long i = 1; i <= rows; i++) {
-                maker.next(key);
-                database.bindKey(ps, 1, publicId, key);
+                int p = 1;
+                if (ids != null) {
+                    ids.next(id);
+                    ps.setLong(p++, id[0]);
+                }
+                publicIds.next(key);
+                database.bindKey(ps, p, publicId, key);
                 ps.addBatch();
                 if (i % txRows == 0 || i == rows) {
                     ps.executeBatch();

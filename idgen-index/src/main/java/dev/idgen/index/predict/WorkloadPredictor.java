@@ -43,10 +43,12 @@ public final class WorkloadPredictor {
     private final Timing timing;
     private final int seeds;
     private final boolean secondary;
+    private final RealKey primaryKey;
     private final double rate;
 
     private WorkloadPredictor(Builder b) {
         this.secondary = b.secondary;
+        this.primaryKey = b.primaryKey;
         this.engine = b.engine;
         this.key = b.key;
         this.workload = b.workload;
@@ -97,9 +99,12 @@ public final class WorkloadPredictor {
     int rowBytes() {
         if (secondary) {
             // a secondary entry carries the row's locator: SQLite its rowid, an integer in as few
-            // bytes as its value needs; PostgreSQL's tid sits in the tuple header the model counts
-            // already; InnoDB's primary key is in keyType()
-            return engine == IndexEngine.SQLITE ? integerBytes(workload.rows()) : 0;
+            // bytes as its value needs (a Snowflake id takes 8); PostgreSQL's tid sits in the tuple
+            // header the model counts already; InnoDB's primary key is in keyType()
+            if (engine != IndexEngine.SQLITE) {
+                return 0;
+            }
+            return primaryKey == RealKey.AUTO_INCREMENT ? integerBytes(workload.rows()) : 8;
         }
         return workload.payloadBytes();
     }
@@ -485,6 +490,7 @@ public final class WorkloadPredictor {
         private double rowsPerSecond;
         private int seeds = 3;
         private boolean secondary;
+        private RealKey primaryKey = RealKey.AUTO_INCREMENT;
 
         private Builder(IndexEngine engine, RealKey key) {
             if (engine == null || key == null) {
@@ -569,6 +575,23 @@ public final class WorkloadPredictor {
          */
         public Builder secondary(boolean on) {
             this.secondary = on;
+            return this;
+        }
+
+        /**
+         * The primary key beside a {@link #secondary(boolean) secondary} index: the engine's own
+         * counter or Snowflake ids (both 8-byte {@code BIGINT}s; on SQLite the rowid a secondary
+         * entry carries is an integer in as few bytes as its value needs, so a Snowflake id takes 8).
+         *
+         * @param key {@link RealKey#AUTO_INCREMENT} (the default) or {@link RealKey#SNOWFLAKE}
+         * @return this builder
+         */
+        public Builder primaryKey(RealKey key) {
+            if (key != RealKey.AUTO_INCREMENT && key != RealKey.SNOWFLAKE) {
+                throw new IllegalArgumentException("primary key '" + (key == null ? null : key.cliName())
+                        + "' is not offered beside a secondary index; expected autoinc or snowflake");
+            }
+            this.primaryKey = key;
             return this;
         }
 

@@ -24,8 +24,8 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * {@code idgen index --real --public-id}: a UUID {@code public_id} secondary index beside an
- * engine-numbered {@code BIGINT} primary key, on each engine ({@link PublicIdIndex}), beside the
+ * {@code idgen index --real --public-id}: a UUID {@code public_id} secondary index beside a
+ * {@code BIGINT} primary key (the engine's counter or Snowflake ids), on each engine ({@link PublicIdIndex}), beside the
  * prediction of its leaf pages from the workload alone; a table, and a JSON line per run if asked.
  */
 public final class PublicIdReport {
@@ -46,13 +46,14 @@ public final class PublicIdReport {
      * Measures every public id kind on every engine.
      *
      * @param urls the JDBC URLs; empty for an embedded SQLite file in the temp directory
+     * @param primaryKey the primary key: {@code autoinc} or {@code snowflake}
      * @param kinds the public ids' key kinds, UUID ones
      * @param rows rows per table
      * @param txRows rows per transaction
      * @param json a file to append each run to as a JSON line, or null
      * @return the exit code: 0, or 1 if an engine failed
      */
-    public int run(List<String> urls, List<RealKey> kinds, long rows, int txRows, Path json) {
+    public int run(List<String> urls, RealKey primaryKey, List<RealKey> kinds, long rows, int txRows, Path json) {
         Path temp = null;
         try {
             List<String> targets = new ArrayList<>(urls);
@@ -64,8 +65,9 @@ public final class PublicIdReport {
             for (String url : targets) {
                 Database database = Database.of(url);
                 for (RealKey kind : kinds) {
-                    PublicIdIndex.Result r = PublicIdIndex.measure(database, url, kind, rows, txRows, 42, InstantSource.system());
-                    Prediction p = WorkloadPredictor.builder(database.model(), kind).secondary(true)
+                    PublicIdIndex.Result r = PublicIdIndex.measure(database, url, primaryKey, kind, rows, txRows, 42,
+                            InstantSource.system());
+                    Prediction p = WorkloadPredictor.builder(database.model(), kind).secondary(true).primaryKey(primaryKey)
                             .workload(new Workload(rows, 1, txRows, txRows, 0, 0, false, 1)).seeds(10).build().predict();
                     double error = p.error(r.leafPages());
                     table.row(r.version(), kind.label(), String.format(Locale.ROOT, "%,d", rows), Integer.toString(txRows),
@@ -80,7 +82,7 @@ public final class PublicIdReport {
                         m.put("engine", database.name());
                         m.put("version", r.version());
                         m.put("publicId", kind.cliName());
-                        m.put("primaryKey", "engine-numbered BIGINT");
+                        m.put("primaryKey", primaryKey.cliName());
                         m.put("rows", rows);
                         m.put("writers", 1);
                         m.put("txRows", txRows);
@@ -94,8 +96,8 @@ public final class PublicIdReport {
                     }
                 }
             }
-            out.println("Secondary index on a UUID public_id beside an engine-numbered BIGINT primary key (one writer,"
-                    + " JDBC batches; a ULID orders as uuid7):");
+            out.println("Secondary index on a UUID public_id beside a BIGINT primary key of " + primaryKey.label()
+                    + " ids (one writer, JDBC batches; a ULID orders as uuid7):");
             out.print(table.render(0));
             out.flush();
             return 0;

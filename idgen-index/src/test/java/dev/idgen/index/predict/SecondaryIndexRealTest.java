@@ -45,10 +45,13 @@ class SecondaryIndexRealTest {
     @TempDir
     Path dir;
 
-    @ParameterizedTest(name = "{0} {1}")
-    @CsvSource({"SQLITE, uuid7", "SQLITE, uuid4", "POSTGRESQL, uuid7", "POSTGRESQL, uuid4", "INNODB, uuid7", "INNODB, uuid4"})
-    void secondaryIndexLeafPagesAreThePredictedOnes(IndexEngine engine, String keyName) throws SQLException {
+    @ParameterizedTest(name = "{0} {1} beside {2}")
+    @CsvSource({"SQLITE, uuid7, autoinc", "SQLITE, uuid4, autoinc", "POSTGRESQL, uuid7, autoinc", "POSTGRESQL, uuid4, autoinc",
+        "INNODB, uuid7, autoinc", "INNODB, uuid4, autoinc", "SQLITE, uuid7, snowflake", "POSTGRESQL, uuid7, snowflake",
+        "INNODB, uuid7, snowflake"})
+    void secondaryIndexLeafPagesAreThePredictedOnes(IndexEngine engine, String keyName, String primaryKeyName) throws SQLException {
         RealKey key = RealKey.parse(keyName);
+        RealKey primaryKey = RealKey.parse(primaryKeyName);
         Database database = switch (engine) {
             case SQLITE -> Database.SQLITE;
             case POSTGRESQL -> Database.POSTGRESQL;
@@ -60,13 +63,13 @@ class SecondaryIndexRealTest {
             default -> MARIADB;
         };
         answers(database, url);
-        PublicIdIndex.Result r = PublicIdIndex.measure(database, url, key, ROWS, 1000, 11, InstantSource.system());
+        PublicIdIndex.Result r = PublicIdIndex.measure(database, url, primaryKey, key, ROWS, 1000, 11, InstantSource.system());
         assertEquals(ROWS, r.rows());
-        Prediction p = WorkloadPredictor.builder(engine, key).secondary(true)
+        Prediction p = WorkloadPredictor.builder(engine, key).secondary(true).primaryKey(primaryKey)
                 .workload(new Workload(ROWS, 1, 1000, 1000, 0, 0, false, 1)).seeds(10).build().predict();
         double error = p.error(r.leafPages());
-        String what = String.format(Locale.ROOT, "%s %s secondary index: engine %d leaf pages, predicted %s: %+.1f %%",
-                engine, key.cliName(), r.leafPages(), p, 100 * error);
+        String what = String.format(Locale.ROOT, "%s %s secondary index beside %s: engine %d leaf pages, predicted %s: %+.1f %%",
+                engine, key.cliName(), primaryKey.cliName(), r.leafPages(), p, 100 * error);
         System.out.println(what);
         assertTrue(Math.abs(error) <= BOUND, what);
     }
@@ -74,7 +77,8 @@ class SecondaryIndexRealTest {
     @Test
     void aPublicIdThatIsNotAUuidIsRefusedNamingIt() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> PublicIdIndex.measure(Database.SQLITE, "jdbc:sqlite:" + dir.resolve("x.db"), RealKey.SNOWFLAKE, 10, 10, 1,
+                () -> PublicIdIndex.measure(Database.SQLITE, "jdbc:sqlite:" + dir.resolve("x.db"), RealKey.AUTO_INCREMENT,
+                        RealKey.SNOWFLAKE, 10, 10, 1,
                         InstantSource.system()));
         assertTrue(e.getMessage().contains("'snowflake'") && e.getMessage().contains("uuid4"), e.getMessage());
     }
