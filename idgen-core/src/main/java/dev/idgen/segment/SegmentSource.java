@@ -1,5 +1,8 @@
 package dev.idgen.segment;
 
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.locks.LockSupport;
+
 /**
  * The store behind a {@link SegmentGenerator}: it keeps one counter per name and hands out ranges
  * of it. Implementations live next to the store's client ({@code idgen-jdbc},
@@ -54,5 +57,17 @@ public interface SegmentSource {
     default String describe() {
         String simple = getClass().getSimpleName();
         return simple.isEmpty() ? getClass().getName() : simple;
+    }
+
+    /**
+     * For a store that grants by compare-and-set: waits a random while after a write lost to
+     * another client's, up to 100 µs × 2^min(lost, 6), so that clients which collided stop reading
+     * and writing in step. Without it a dozen clients granting small steps at once can make one of
+     * them lose dozens of rounds in a row.
+     *
+     * @param lost how many writes this grant has lost so far, 1 or more
+     */
+    static void backOffAfterLostWrite(int lost) {
+        LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(1, 100_000L << Math.min(Math.max(lost, 1), 6)));
     }
 }

@@ -91,6 +91,8 @@ public final class EtcdSegmentSource implements SegmentSource {
             if (w.isSucceeded()) {
                 return new SegmentGrant(last + 1, next, clock.instant());
             }
+            // another client granted a range meanwhile: wait a random while, then read again
+            SegmentSource.backOffAfterLostWrite(attempt + 1);
         }
         throw new IllegalStateException("could not grant " + step + " numbers of '" + name + "' on " + describe()
                 + ": lost " + MAX_ATTEMPTS + " revision-checked transactions in a row to other clients (a larger"

@@ -87,7 +87,8 @@ public final class ZkSegmentSource implements SegmentSource {
                             .forPath(node, Long.toString(next).getBytes(StandardCharsets.US_ASCII));
                     return new SegmentGrant(last + 1, next, Instant.ofEpochMilli(written.getMtime()));
                 } catch (KeeperException.BadVersionException lost) {
-                    // another client granted a range meanwhile: read again
+                    // another client granted a range meanwhile: wait a random while, then read again
+                    SegmentSource.backOffAfterLostWrite(attempt + 1);
                 }
             }
         } catch (IllegalStateException e) {
