@@ -1,4 +1,4 @@
-package dev.idgen.machine.spi;
+package dev.idgen.lease;
 
 import java.time.Clock;
 import java.time.InstantSource;
