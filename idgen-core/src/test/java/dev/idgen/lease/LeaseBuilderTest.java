@@ -71,4 +71,15 @@ class LeaseBuilderTest {
         assertThrows(NullPointerException.class, () -> builder().clock(null));
         assertThrows(NullPointerException.class, () -> builder().renewEvery(null));
     }
+
+    @Test
+    void aNamespaceInitialisedAsNewOpensItsFirstClaimAtOnceAndOnlyOnce() {
+        InMemoryLeaseStore emptied = new InMemoryLeaseStore(InstantSource.system());
+        emptied.forgetAll();
+        StoreLease.Builder b = StoreLease.builder(emptied).background(false);
+        assertTrue(b.initializeNewNamespace());
+        assertEquals(Long.MIN_VALUE, emptied.readNamespace().trustedFromMillis());
+        assertTrue(!b.initializeNewNamespace(), "a namespace that has its record is left alone");
+        assertTrue(b.acquire().isHeld());
+    }
 }
