@@ -603,7 +603,10 @@ public final class LeaseScenarios {
         }
     }
 
-    /** Tries until the id is free: a release or a claim that failed leaves an id to expire. */
+    /**
+     * Tries until the id is free (a release or a claim that failed leaves an id to expire) and the
+     * claim holds (a claim may wait for its floor: a store that forgot, a restart).
+     */
     private static StoreLease holdWithin(LeaseBackend.Connection c, Consumer<LeaseBuilder<?, ?>> settings,
             Duration limit, String what) {
         long end = System.nanoTime() + limit.toNanos();
@@ -612,7 +615,12 @@ public final class LeaseScenarios {
             pause(50);
             lease = tryHold(c, settings);
         }
-        check(lease != null, "expected within " + limit.toMillis() + " ms: " + what);
+        while (lease != null && !lease.isHeld() && System.nanoTime() - end < 0) {
+            pause(20);
+            lease.renewNow();
+        }
+        check(lease != null && lease.isHeld(), "expected within " + limit.toMillis() + " ms: " + what + "; got "
+                + lease);
         return lease;
     }
 
