@@ -2,6 +2,7 @@ package dev.idgen.testkit.lease;
 
 import dev.idgen.clock.ClockBackwardsPolicy;
 import dev.idgen.lease.LeaseBuilder;
+import dev.idgen.lease.LeaseState;
 import dev.idgen.lease.StoreLease;
 import dev.idgen.machine.MachineIdLeaseException;
 import dev.idgen.machine.MachineIdLostException;
@@ -593,14 +594,26 @@ public final class LeaseScenarios {
         return lease;
     }
 
+    /**
+     * Acquires, and drives a claim that waits for its floor (the scenarios' leases renew only when
+     * told) until it holds, for at most a ttl: the floor of an id just released is the last
+     * millisecond its holder used, so the next claim may wait for the clock to pass it.
+     */
     private static StoreLease tryHold(LeaseBackend.Connection c, Consumer<LeaseBuilder<?, ?>> settings) {
         LeaseBuilder<?, ?> b = c.builder();
         settings.accept(b);
+        StoreLease lease;
         try {
-            return b.acquire();
+            lease = b.acquire();
         } catch (MachineIdLeaseException e) {
             return null;
         }
+        long end = System.nanoTime() + lease.timings().ttl().toNanos();
+        while (lease.phase() == LeaseState.CLAIMING && System.nanoTime() - end < 0) {
+            pause(1);
+            lease.renewNow();
+        }
+        return lease;
     }
 
     /**
