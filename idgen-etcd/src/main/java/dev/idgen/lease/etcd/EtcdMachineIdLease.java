@@ -3,6 +3,7 @@ package dev.idgen.lease.etcd;
 import dev.idgen.lease.LeaseBuilder;
 import dev.idgen.lease.StoreLease;
 import io.etcd.jetcd.Client;
+import java.time.Duration;
 import java.util.Objects;
 
 /**
@@ -41,6 +42,9 @@ public final class EtcdMachineIdLease extends StoreLease {
         return new Builder(client);
     }
 
+    /** The shortest a call to etcd may take before it counts as failed. */
+    static final Duration MIN_CALL = Duration.ofSeconds(2);
+
     /** Configures and acquires an {@link EtcdMachineIdLease}. Not thread-safe. */
     public static final class Builder extends LeaseBuilder<Builder, EtcdMachineIdLease> {
         private final Client client;
@@ -69,8 +73,11 @@ public final class EtcdMachineIdLease extends StoreLease {
 
         @Override
         protected EtcdMachineIdLease newLease() {
+            // a call waits at least 2 s: on a loaded machine an answer late is worth more than a
+            // timeout and a retry, and nothing about safety rides on it (the fence is by time)
+            Duration call = timings(false).callTimeout();
             return new EtcdMachineIdLease(this, new EtcdLeaseStore(client, namespace, clock(),
-                    timings(false).callTimeout()));
+                    call.compareTo(MIN_CALL) < 0 ? MIN_CALL : call));
         }
     }
 }
