@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Timeout;
  * its own {@link BlackholeProxy}; each member still has its own record and renewal thread. A death
  * silences the group's proxy: no renewal reaches etcd, and the records expire by their own expiry;
  * nothing is released. The 100 deaths are ten whole groups. The renewal load is etcd's own count of
- * transactions ({@code /metrics}). 200 claimers by default; {@code -Didgen.test.fleet.claimers=1000}
+ * puts, each renewal one ({@code /metrics}). 200 claimers by default; {@code -Didgen.test.fleet.claimers=1000}
  * for the large setting.
  */
 @Timeout(value = 600, unit = TimeUnit.SECONDS)
@@ -92,13 +92,13 @@ class EtcdFleetTest {
                     @Override
                     public long serverOps() {
                         String m = metrics(etcd.endpoint(0));
-                        long txns = metric(m, "etcd_mvcc_txn_total");
-                        return txns >= 0 ? txns : metric(m, "etcd_debugging_mvcc_txn_total");
+                        long puts = metric(m, "etcd_mvcc_put_total");
+                        return puts >= 0 ? puts : metric(m, "etcd_debugging_mvcc_put_total");
                     }
 
                     @Override
                     public String opsName() {
-                        return "transactions";
+                        return "puts";
                     }
                 }, LeaseFleet.Settings.forTtl(Duration.ofSeconds(10)));
                 System.out.println(r + " (" + GROUP + " members per client)");
