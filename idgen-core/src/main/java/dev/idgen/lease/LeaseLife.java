@@ -17,6 +17,8 @@ import java.util.SortedMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -66,7 +68,7 @@ final class LeaseLife {
     // --- the claim in force; guarded by this
     private long id = -1;
     /** Our record as last written and acknowledged; null when there is no claim this copy may continue. */
-    private LeaseRecord held;
+    private volatile LeaseRecord held;
     /** A write to our record whose outcome is unknown: its nonce. */
     private long pendingNonce;
     private boolean uncertain;
@@ -80,19 +82,29 @@ final class LeaseLife {
     private boolean released;
     /** Between beforeCheckpoint() and afterRestore(): no claim, no write. */
     private boolean suspended;
-    private long holds;
-    private long losses;
-    private ScheduledExecutorService renewer;
+    private volatile long holds;
+    private volatile ScheduledExecutorService renewer;
 
-    // --- read without the lock
-    private volatile LeaseState phase = LeaseState.CLAIMING;
-    private volatile String reason = "not claimed yet";
-    /** The first Unix ms no ID may cover; the generator's fence is this once the claim is open. */
-    private volatile long fence = Long.MIN_VALUE;
-    /** The claim's floor: no ID at or below it. */
-    private volatile long floor = Long.MIN_VALUE;
+    // --- read without the lock (a refused ID's message and health checks never wait for a store call)
+    /**
+     * Where the life is, with the fence and floor it judges by, as one value: transitions are made
+     * under the lock, except that a reader who sees time pass a held fence moves it to fenced by a
+     * compare-and-set, which fails if a transition replaced the value meanwhile.
+     */
+    private final AtomicReference<Status> status =
+            new AtomicReference<>(new Status(LeaseState.CLAIMING, Long.MIN_VALUE, Long.MIN_VALUE, "not claimed yet"));
+    private final AtomicLong losses = new AtomicLong();
     private volatile long skewMillis;
     private volatile long machineId = -1;
+
+    /**
+     * @param phase where the life is
+     * @param fence the first Unix ms no ID may cover
+     * @param floor no ID at or below it
+     * @param reason why, for the state text
+     */
+    private record Status(LeaseState phase, long fence, long floor, String reason) {
+    }
 
     LeaseLife(LeaseConfig config) {
         this.config = config;
@@ -115,40 +127,40 @@ final class LeaseLife {
 
     /** Held: open, the clock before the fence and past the claim's floor. Reads the clock; not for the ID path. */
     boolean isHeld() {
-        if (phase != LeaseState.HELD) {
+        Status st = status.get();
+        if (st.phase() != LeaseState.HELD) {
             return false;
         }
         long now = clock.millis();
-        if (now < fence && now > floor) {
+        if (now < st.fence() && now > st.floor()) {
             return true;
         }
-        synchronized (this) {
-            noticeLapse();
-        }
+        noticeLapse();
         return false;
     }
 
     LeaseState phase() {
-        isHeld(); // notices a fence that time has passed
-        return phase;
+        noticeLapse();
+        return status.get().phase();
     }
 
     String state() {
-        LeaseState p = phase();
-        return switch (p) {
-            case HELD -> "held (fence at " + Instant.ofEpochMilli(fence) + ")";
+        noticeLapse();
+        Status st = status.get();
+        return switch (st.phase()) {
+            case HELD -> "held (fence at " + Instant.ofEpochMilli(st.fence()) + ")";
             case RELEASED -> "released";
-            case CLAIMING -> "claiming: " + reason;
-            case FENCED -> "fenced: " + reason;
+            case CLAIMING -> "claiming: " + st.reason();
+            case FENCED -> "fenced: " + st.reason();
         };
     }
 
     long fence() {
-        return fence;
+        return status.get().fence();
     }
 
     long floor() {
-        return floor;
+        return status.get().floor();
     }
 
     long highWaterMark() {
@@ -159,17 +171,18 @@ final class LeaseLife {
         return skewMillis;
     }
 
-    synchronized long losses() {
+    long losses() {
         noticeLapse();
-        return losses;
+        return losses.get();
     }
 
-    synchronized long reclaims() {
+    long reclaims() {
         return Math.max(0, holds - 1);
     }
 
-    synchronized long token() {
-        return held == null ? 0 : held.token();
+    long token() {
+        LeaseRecord h = held;
+        return h == null ? 0 : h.token();
     }
 
     void attach(MachineIdUser user) {
@@ -205,19 +218,18 @@ final class LeaseLife {
             }
         }
         if (config.background()) {
-            waitForFloor();
+            startRenewing(); // it keeps renewing while the claim waits for its floor
+            awaitHeld();
         }
-        if (!isHeld() && !(phase == LeaseState.CLAIMING && !config.background())) {
+        LeaseState p = phase();
+        if (!isHeld() && !(p == LeaseState.CLAIMING && !config.background())) {
             String why = state();
             close();
             throw new MachineIdLeaseException("Could not hold " + leaseName() + ": " + why
                     + "; fix the clock (NTP), the store or the timings before claiming a machine id");
         }
         LOG.info("Claimed {} (owner {}, token {}, high-water mark {}, clock skew {} ms, fence {})", leaseName(),
-                config.owner(), token(), markText(link.mark()), skewMillis, Instant.ofEpochMilli(fence));
-        if (config.background()) {
-            startRenewing();
-        }
+                config.owner(), token(), markText(link.mark()), skewMillis, Instant.ofEpochMilli(fence()));
     }
 
     /**
@@ -236,10 +248,11 @@ final class LeaseLife {
             restored(signal);
         }
         try {
-            if (held != null && renew() && phase != LeaseState.HELD && lastExpiry != NONE && fence < clock.millis()) {
+            if (held != null && renew() && status.get().phase() != LeaseState.HELD && lastExpiry != NONE
+                    && fence() < clock.millis()) {
                 renew(); // the first write after a lapse opens nothing: the second, at once
             }
-            if (held == null && phase != LeaseState.RELEASED) {
+            if (held == null && status.get().phase() != LeaseState.RELEASED) {
                 claim(false);
             }
         } catch (MachineIdLeaseException e) {
@@ -315,10 +328,7 @@ final class LeaseLife {
         copy.lastExpiry = lastExpiry;
         copy.lastWriteStart = lastWriteStart;
         copy.holds = holds;
-        copy.fence = fence;
-        copy.floor = floor;
-        copy.phase = phase;
-        copy.reason = reason;
+        copy.status.set(status.get());
         copy.link.fenceFrom(link.fence());
         return copy;
     }
@@ -576,15 +586,13 @@ final class LeaseLife {
         previousExpiry = NONE;
         lastExpiry = record.expiresMillis();
         lastWriteStart = writeStart;
-        floor = start;
-        fence = Long.MIN_VALUE;
-        phase = LeaseState.CLAIMING;
-        reason = "claimed machine id " + candidate + "; confirming with a second write";
+        status.set(new Status(LeaseState.CLAIMING, Long.MIN_VALUE, start, "claimed machine id " + candidate
+                + "; confirming with a second write"));
     }
 
     /** The second write of a claim: opens the fence (or waits for the floor). */
     private boolean confirm() throws Exception {
-        return renew() && phase != LeaseState.FENCED;
+        return renew() && status.get().phase() != LeaseState.FENCED;
     }
 
     private void refuseFull(boolean first, StoreTime t) throws Exception {
@@ -600,7 +608,7 @@ final class LeaseLife {
             if (first) {
                 throw new MachineIdLeaseException(msg);
             }
-            reason = msg;
+            because(msg);
             return;
         }
         String msg = "Every machine id " + rangeText() + " " + store.describe() + " is held by a live lease; free one,"
@@ -609,7 +617,13 @@ final class LeaseLife {
         if (first) {
             throw new MachineIdLeaseException(msg);
         }
-        reason = msg;
+        because(msg);
+    }
+
+    /** Keeps the phase, fence and floor, with a new reason for the state text. Caller holds the lock. */
+    private void because(String why) {
+        Status st = status.get();
+        status.set(new Status(st.phase(), st.fence(), st.floor(), why));
     }
 
     private String rangeText() {
@@ -701,12 +715,13 @@ final class LeaseLife {
         previousExpiry = lastExpiry;
         lastExpiry = next.expiresMillis();
         lastWriteStart = writeStart;
+        Status st = status.get();
         if (previousExpiry == NONE) {
-            phase = LeaseState.CLAIMING;
-            reason = "waiting for a second acknowledged write";
+            status.set(new Status(LeaseState.CLAIMING, st.fence(), st.floor(), "waiting for a second acknowledged write"));
             return;
         }
-        fence = timings.fence(Math.min(previousExpiry, lastExpiry), lastWriteStart);
+        long fence = timings.fence(Math.min(previousExpiry, lastExpiry), lastWriteStart);
+        status.set(new Status(st.phase(), fence, st.floor(), st.reason()));
         openIfPastFloor();
     }
 
@@ -716,32 +731,31 @@ final class LeaseLife {
             return;
         }
         long now = clock.millis();
-        if (now >= fence) {
-            if (phase == LeaseState.HELD) {
+        Status st = status.get();
+        if (now >= st.fence()) {
+            if (st.phase() == LeaseState.HELD) {
                 noticeLapse();
             } else {
                 link.fenceFrom(Long.MIN_VALUE);
-                phase = LeaseState.FENCED;
-                reason = "no renewal acknowledged in time: the fence at " + Instant.ofEpochMilli(fence) + " passed";
+                status.set(new Status(LeaseState.FENCED, st.fence(), st.floor(), "no renewal acknowledged in time: the"
+                        + " fence at " + Instant.ofEpochMilli(st.fence()) + " passed"));
             }
             return;
         }
-        if (now <= floor) {
+        if (now <= st.floor()) {
             link.fenceFrom(Long.MIN_VALUE);
-            phase = LeaseState.CLAIMING;
-            reason = "waiting until " + markText(floor) + ", above every ID an earlier holder of machine id " + id
-                    + " may have made";
+            status.set(new Status(LeaseState.CLAIMING, st.fence(), st.floor(), "waiting until " + markText(st.floor())
+                    + ", above every ID an earlier holder of machine id " + id + " may have made"));
             return;
         }
-        link.fenceFrom(fence);
-        if (phase != LeaseState.HELD) {
+        link.fenceFrom(st.fence());
+        if (st.phase() != LeaseState.HELD) {
             holds++;
             if (holds > 1) {
-                LOG.info("The lease on {} is held again (fence at {})", leaseName(), Instant.ofEpochMilli(fence));
+                LOG.info("The lease on {} is held again (fence at {})", leaseName(), Instant.ofEpochMilli(st.fence()));
             }
-            phase = LeaseState.HELD;
-            reason = "held";
         }
+        status.set(new Status(LeaseState.HELD, st.fence(), st.floor(), "held"));
     }
 
     // ------------------------------------------------------------------ losing and releasing
@@ -749,30 +763,33 @@ final class LeaseLife {
     /** Shuts the fence and forgets this claim's expiries; counts a loss if the lease was held. */
     private void lose(String why) {
         noticeLapse();
-        if (phase == LeaseState.HELD) {
-            losses++;
+        if (status.get().phase() == LeaseState.HELD) {
+            losses.incrementAndGet();
             LOG.warn("The lease on {} is fenced: {}", leaseName(), why);
         }
         shut(why, released ? LeaseState.RELEASED : LeaseState.FENCED);
     }
 
     private void shut(String why, LeaseState to) {
-        fence = Long.MIN_VALUE;
         link.fenceFrom(Long.MIN_VALUE);
         previousExpiry = NONE;
         lastExpiry = NONE;
-        phase = to;
-        reason = why;
+        status.set(new Status(to, Long.MIN_VALUE, status.get().floor(), why));
     }
 
-    /** Counts a fence that time passed while the lease counted as held. Caller holds the lock. */
+    /**
+     * Counts a fence that time passed while the lease counted as held: by a compare-and-set, so no
+     * reader waits for the lock (a refused ID names the lease's state) and a transition made
+     * meanwhile is never undone.
+     */
     private void noticeLapse() {
-        if (phase == LeaseState.HELD && clock.millis() >= fence) {
-            losses++;
-            phase = LeaseState.FENCED;
-            reason = "no renewal acknowledged in time: the fence at " + Instant.ofEpochMilli(fence) + " passed";
-            link.fenceFrom(Long.MIN_VALUE);
-            LOG.warn("The lease on {} is fenced: {}", leaseName(), reason);
+        Status st = status.get();
+        if (st.phase() == LeaseState.HELD && clock.millis() >= st.fence()) {
+            String why = "no renewal acknowledged in time: the fence at " + Instant.ofEpochMilli(st.fence()) + " passed";
+            if (status.compareAndSet(st, new Status(LeaseState.FENCED, st.fence(), st.floor(), why))) {
+                losses.incrementAndGet();
+                LOG.warn("The lease on {} is fenced: {}", leaseName(), why);
+            }
         }
     }
 
@@ -838,13 +855,16 @@ final class LeaseLife {
         return n;
     }
 
-    private void waitForFloor() {
-        long deadline = System.nanoTime() + Math.max(0, floor - clock.millis()) * 1_000_000L
-                + timings.callTimeout().toNanos();
-        while (phase == LeaseState.CLAIMING && System.nanoTime() < deadline) {
-            long left = floor - clock.millis();
-            java.util.concurrent.locks.LockSupport.parkNanos(Math.max(1, Math.min(left, 100)) * 1_000_000L);
-            openIfPastFloor();
+    /**
+     * Waits while the claim is being confirmed or waits for its floor (the renewal thread works
+     * meanwhile), at most until the floor plus a ttl, in real time.
+     */
+    private void awaitHeld() {
+        long deadline = System.nanoTime() + (Math.max(0, floor() - clock.millis()) + timings.ttl().toMillis())
+                * 1_000_000L;
+        while (status.get().phase() == LeaseState.CLAIMING && System.nanoTime() - deadline < 0) {
+            long left = floor() - clock.millis();
+            java.util.concurrent.locks.LockSupport.parkNanos(Math.max(1, Math.min(left, 20)) * 1_000_000L);
         }
     }
 
@@ -855,7 +875,7 @@ final class LeaseLife {
             t.setDaemon(true);
             return t;
         });
-        schedule(timings.renewEvery().toMillis());
+        schedule(nextDelay(false));
     }
 
     private void schedule(long delayMillis) {
@@ -871,19 +891,24 @@ final class LeaseLife {
     }
 
     private void loop() {
-        boolean held = stepQuietly();
+        schedule(nextDelay(stepQuietly()));
+    }
+
+    /**
+     * {@return how long until the next step: a renewal pause while held; just past the floor while a
+     * claim waits for it (never more than a pause, so the claim stays renewed); a quarter pause while
+     * fenced or claiming}
+     */
+    private long nextDelay(boolean held) {
         long every = timings.renewEvery().toMillis();
-        long next;
-        synchronized (this) {
-            if (held) {
-                next = every;
-            } else if (phase == LeaseState.CLAIMING && this.held != null && floor != Long.MIN_VALUE) {
-                next = Math.min(every, Math.max(1, floor - clock.millis() + 1));
-            } else {
-                next = Math.max(1, every / 4);
-            }
+        Status st = status.get();
+        if (held) {
+            return every;
         }
-        schedule(next);
+        if (st.phase() == LeaseState.CLAIMING && this.held != null && st.floor() != Long.MIN_VALUE) {
+            return Math.min(every, Math.max(1, st.floor() - clock.millis() + 1));
+        }
+        return Math.max(1, every / 4);
     }
 
     private boolean stepQuietly() {

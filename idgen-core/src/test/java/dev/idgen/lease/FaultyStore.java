@@ -24,6 +24,8 @@ final class FaultyStore implements LeaseStore {
     volatile long clockOffset;
     /** The store's last start, in its clock, or Long.MIN_VALUE when it keeps what it acknowledged. */
     volatile long restartedAt = Long.MIN_VALUE;
+    /** While set, time() tells this latch it was entered, then waits for the second one (a store that hangs). */
+    volatile java.util.concurrent.CountDownLatch[] hangTime;
     /** How many replaces reached the store. */
     volatile int replaces;
     /** The replace with this number (1, 2, ...) lands, and its answer is lost. */
@@ -49,6 +51,16 @@ final class FaultyStore implements LeaseStore {
     @Override
     public StoreTime time() throws IOException {
         reach();
+        java.util.concurrent.CountDownLatch[] hang = hangTime;
+        if (hang != null) {
+            hang[0].countDown();
+            try {
+                hang[1].await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted");
+            }
+        }
         StoreTime t = store.time();
         return new StoreTime(t.storeMillis() + clockOffset, t.localBeforeMillis(), t.localAfterMillis(), restartedAt,
                 true);

@@ -504,4 +504,29 @@ class StoreLeaseTest {
                 + ")", a.toString());
         assertEquals(TTL, a.timings().ttl().toMillis());
     }
+
+    @Test
+    @org.junit.jupiter.api.Timeout(30)
+    void aRefusedIdAndTheLeasesStateNeverWaitForAStoreCallThatHangs() throws Exception {
+        FaultyStore s = new FaultyStore(memory);
+        StoreLease a = lease(s, "A").acquire();
+        SnowflakeGenerator g = ids(a);
+        g.nextLong();
+        java.util.concurrent.CountDownLatch entered = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        s.hangTime = new java.util.concurrent.CountDownLatch[] {entered, release};
+        Thread renewal = new Thread(a::renewNow, "renewal");
+        renewal.start();
+        entered.await(); // the renewal holds the lease's lock, waiting for the store
+        clock.advance(SILENCE + 1);
+        // if either of these waited for the lock, this thread would never release the renewal
+        MachineIdLostException e = assertThrows(MachineIdLostException.class, g::nextLong);
+        assertTrue(e.getMessage().contains("fenced: no renewal acknowledged in time"), e.getMessage());
+        assertFalse(a.isHeld());
+        assertEquals(1, a.losses());
+        assertEquals(LeaseState.FENCED, a.phase());
+        s.hangTime = null;
+        release.countDown();
+        renewal.join();
+    }
 }

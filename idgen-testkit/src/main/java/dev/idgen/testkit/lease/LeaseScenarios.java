@@ -460,7 +460,9 @@ public final class LeaseScenarios {
             forget.accept(ns);
             long forgot = System.nanoTime();
             try (LeaseBackend.Connection cb = ns.connect("B")) {
-                StoreLease b = holdWithin(cb, x -> x.maxMachineId(0), limit(cb), "B holds id 0 after the store forgot");
+                // B as in production: renewing on its own thread while its claim waits out the ttl
+                StoreLease b = holdWithin(cb, x -> x.maxMachineId(0).background(true), limit(cb),
+                        "B holds id 0 after the store forgot");
                 long bStart = System.currentTimeMillis();
                 long waited = millisSince(forgot);
                 Maker mb = Maker.start(generator(b, InstantSource.system()), "B");
