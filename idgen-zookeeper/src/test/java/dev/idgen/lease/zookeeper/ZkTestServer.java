@@ -1,0 +1,115 @@
+package dev.idgen.lease.zookeeper;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.idgen.lease.spi.NamespaceRecord;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryForever;
+import org.apache.curator.test.InstanceSpec;
+import org.apache.curator.test.TestingServer;
+
+/**
+ * A private in-process ZooKeeper server (Curator's {@code TestingServer}, 200 ms ticks) for one test,
+ * and whatever the test opens on it: closed together, last opened first.
+ */
+final class ZkTestServer implements AutoCloseable {
+
+    /** The Curator clients' session timeout: only the connection's, the leases do not depend on it. */
+    static final int SESSION_MS = 3000;
+    /** The test leases' ttl; with renewals every 400 ms and a 250 ms skew bound, a holder cut off is fenced within 1 s. */
+    static final Duration TTL = Duration.ofSeconds(2);
+
+    private static final AtomicInteger PATHS = new AtomicInteger();
+
+    private final TestingServer server;
+    private final List<AutoCloseable> opened = new ArrayList<>();
+
+    ZkTestServer() throws Exception {
+        server = new TestingServer(new InstanceSpec(null, -1, -1, -1, true, -1, 200, -1), true);
+    }
+
+    TestingServer server() {
+        return server;
+    }
+
+    /** {@return a started client of this server, connected} */
+    CuratorFramework client() {
+        return client(server.getConnectString());
+    }
+
+    /** {@return a started client of {@code connectString}, connected, closed with this server} */
+    CuratorFramework client(String connectString) {
+        return track(connect(connectString));
+    }
+
+    /** {@return a started client, connected; the caller closes it} */
+    static CuratorFramework connect(String connectString) {
+        CuratorFramework c = CuratorFrameworkFactory.builder().connectString(connectString)
+                .sessionTimeoutMs(SESSION_MS).connectionTimeoutMs(1000).retryPolicy(new RetryForever(100)).build();
+        c.start();
+        try {
+            assertTrue(c.blockUntilConnected(20, TimeUnit.SECONDS), "connected to ZooKeeper at " + connectString);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+        return c;
+    }
+
+    <T extends AutoCloseable> T track(T closeable) {
+        opened.add(closeable);
+        return closeable;
+    }
+
+    /**
+     * {@return a path no test used, its namespace record written as new (a first claim does not
+     * wait), as {@code LeaseStore.createNamespace} would for a path an operator provisioned}
+     */
+    String freshPath(String name) throws Exception {
+        String path = "/" + name + "-" + PATHS.incrementAndGet();
+        new ZkLeaseStore(client(), path, InstantSource.system())
+                .createNamespace(new NamespaceRecord("", -1, 1, Long.MIN_VALUE));
+        return path;
+    }
+
+    /** {@return a builder with the test timings: ttl 2 s, renewals every 400 ms, skew bound 250 ms} */
+    static ZkMachineIdLease.Builder lease(CuratorFramework client, String path) {
+        return ZkMachineIdLease.builder(client).path(path).ttl(TTL).renewEvery(Duration.ofMillis(400))
+                .maxClockSkew(Duration.ofMillis(250));
+    }
+
+    /** Waits for {@code condition}, polling every millisecond, and fails naming {@code what} after {@code limit}. */
+    static void await(String what, Duration limit, BooleanSupplier condition) {
+        long end = System.nanoTime() + limit.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - end > 0) {
+                fail("not within " + limit.toMillis() + " ms: " + what);
+            }
+            try {
+                Thread.sleep(1);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        Collections.reverse(opened);
+        for (AutoCloseable c : opened) {
+            c.close();
+        }
+        server.close();
+    }
+}
