@@ -33,6 +33,7 @@ final class ZkTestServer implements AutoCloseable {
 
     private final TestingServer server;
     private final List<AutoCloseable> opened = new ArrayList<>();
+    private CuratorFramework admin;
 
     ZkTestServer() throws Exception {
         server = new TestingServer(new InstanceSpec(null, -1, -1, -1, true, -1, 200, -1), true);
@@ -54,8 +55,16 @@ final class ZkTestServer implements AutoCloseable {
 
     /** {@return a started client, connected; the caller closes it} */
     static CuratorFramework connect(String connectString) {
+        return connect(connectString, SESSION_MS);
+    }
+
+    /**
+     * {@return a started client with the session timeout given, connected; the caller closes it. A
+     * request on a silenced connection fails after two thirds of the session timeout}
+     */
+    static CuratorFramework connect(String connectString, int sessionMillis) {
         CuratorFramework c = CuratorFrameworkFactory.builder().connectString(connectString)
-                .sessionTimeoutMs(SESSION_MS).connectionTimeoutMs(1000).retryPolicy(new RetryForever(100)).build();
+                .sessionTimeoutMs(sessionMillis).connectionTimeoutMs(1000).retryPolicy(new RetryForever(100)).build();
         c.start();
         try {
             assertTrue(c.blockUntilConnected(20, TimeUnit.SECONDS), "connected to ZooKeeper at " + connectString);
@@ -66,7 +75,15 @@ final class ZkTestServer implements AutoCloseable {
         return c;
     }
 
-    <T extends AutoCloseable> T track(T closeable) {
+    /** {@return the client the tests use to look at and change znodes behind the leases' backs} */
+    synchronized CuratorFramework admin() {
+        if (admin == null) {
+            admin = client();
+        }
+        return admin;
+    }
+
+    synchronized <T extends AutoCloseable> T track(T closeable) {
         opened.add(closeable);
         return closeable;
     }
@@ -77,7 +94,7 @@ final class ZkTestServer implements AutoCloseable {
      */
     String freshPath(String name) throws Exception {
         String path = "/" + name + "-" + PATHS.incrementAndGet();
-        new ZkLeaseStore(client(), path, InstantSource.system())
+        new ZkLeaseStore(admin(), path, InstantSource.system())
                 .createNamespace(new NamespaceRecord("", -1, 1, Long.MIN_VALUE));
         return path;
     }
