@@ -8,14 +8,17 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.Timeout;
 
 /**
  * The testkit's lease conformance suite on a real, in-process ZooKeeper server ({@link ZkLeaseBackend}):
  * every scenario, none skipped. Each must make no ID twice, except the two that measure the
- * documented bound of a copy of a process image that sees no restore signal.
+ * documented bound of a copy of a process image that sees no restore signal. About a minute of real
+ * ttls (3 s each), so tagged {@code slow}: {@code .ci/run} runs it.
  */
+@Tag("slow")
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class ZkLeaseConformanceTest {
 
