@@ -4,7 +4,6 @@ import static dev.idgen.lease.zookeeper.ZkTestServer.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.idgen.lease.spi.NamespaceRecord;
 import dev.idgen.machine.MachineIdLostException;
 import dev.idgen.snowflake.SnowflakeGenerator;
 import java.io.IOException;
@@ -14,7 +13,6 @@ import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -47,8 +45,7 @@ class ZkClusterFailoverTest {
         try (TestingCluster cluster = new TestingCluster(specs)) {
             cluster.start();
             try (CuratorFramework client = ZkTestServer.connect(cluster.getConnectString())) {
-                new ZkLeaseStore(client, "/ensemble", InstantSource.system())
-                        .createNamespace(new NamespaceRecord("", -1, 1, Long.MIN_VALUE));
+                assertTrue(ZkTestServer.lease(client, "/ensemble").initializeNewNamespace());
                 try (ZkMachineIdLease lease = ZkTestServer.lease(client, "/ensemble").acquire()) {
                     SnowflakeGenerator ids = SnowflakeGenerator.builder().machineId(lease).build();
                     List<Long> made = new ArrayList<>();

@@ -1,6 +1,5 @@
 package dev.idgen.lease.zookeeper;
 
-import dev.idgen.lease.spi.NamespaceRecord;
 import dev.idgen.testkit.lease.BlackholeProxy;
 import dev.idgen.testkit.lease.LeaseFleet;
 import java.io.IOException;
@@ -11,7 +10,6 @@ import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -103,8 +101,7 @@ class ZkFleetTest {
             int port = server.getPort();
             try (CuratorFramework admin = ZkTestServer.connect(server.getConnectString())) {
                 // provisioned, as an operator would: the first claims do not wait a ttl
-                new ZkLeaseStore(admin, "/fleet", InstantSource.system())
-                        .createNamespace(new NamespaceRecord("", -1, 1, Long.MIN_VALUE));
+                timings(ZkMachineIdLease.builder(admin)).path("/fleet").initializeNewNamespace();
             }
             try {
                 LeaseFleet.Result r = LeaseFleet.run("ZooKeeper", new LeaseFleet.Backend() {

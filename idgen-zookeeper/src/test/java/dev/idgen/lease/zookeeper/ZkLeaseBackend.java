@@ -36,12 +36,7 @@ final class ZkLeaseBackend implements LeaseBackend {
 
     @Override
     public Namespace namespace(String scenario) {
-        String path;
-        try {
-            path = zk.freshPath("suite-" + scenario);
-        } catch (Exception e) {
-            throw new IllegalStateException("could not provision a path for " + scenario, e);
-        }
+        String path = zk.freshPath("suite-" + scenario);
         List<Conn> open = new CopyOnWriteArrayList<>();
         return new Namespace() {
             @Override

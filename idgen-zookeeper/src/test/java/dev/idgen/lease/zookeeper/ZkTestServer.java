@@ -3,10 +3,8 @@ package dev.idgen.lease.zookeeper;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import dev.idgen.lease.spi.NamespaceRecord;
 import java.io.IOException;
 import java.time.Duration;
-import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -94,13 +92,12 @@ final class ZkTestServer implements AutoCloseable {
     }
 
     /**
-     * {@return a path no test used, its namespace record written as new (a first claim does not
-     * wait), as {@code LeaseStore.createNamespace} would for a path an operator provisioned}
+     * {@return a path no test used, initialised as new ({@code initializeNewNamespace()}, as an
+     * operator provisions a path once), so its first claim does not wait a ttl}
      */
-    String freshPath(String name) throws Exception {
+    String freshPath(String name) {
         String path = "/" + name + "-" + PATHS.incrementAndGet();
-        new ZkLeaseStore(admin(), path, InstantSource.system())
-                .createNamespace(new NamespaceRecord("", -1, 1, Long.MIN_VALUE));
+        assertTrue(lease(admin(), path).initializeNewNamespace(), "a new namespace record under " + path);
         return path;
     }
 
