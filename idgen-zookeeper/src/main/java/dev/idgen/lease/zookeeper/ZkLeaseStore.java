@@ -26,9 +26,12 @@ import org.apache.zookeeper.data.Stat;
  * Lease records in persistent znodes under one path: {@code <path>/namespace}, {@code <path>/ids/<n>}
  * (text, {@link ZkRecords}) and {@code <path>/clock}, which is written only to read the leader's clock.
  *
- * <p>Each method is one ZooKeeper request. ZooKeeper orders every write at its leader and refuses a
- * {@code setData} whose expected version is not the znode's, so a compare-and-set is: read the
- * znode and its version, compare the nonce, write at that version. A read may come from a follower
+ * <p>Each method makes at most one write (one {@code setData}, {@code create} or multi-op), and a
+ * write that depends on what was read is conditional on it. ZooKeeper orders every write at its
+ * leader and refuses a {@code setData} whose expected version is not the znode's, so a
+ * compare-and-set is: read the znode and its version, compare the nonce, write at that version. Every
+ * write changes both the version and the nonce, so the write lands only on the record as compared:
+ * the method is as atomic as one operation would be. A read may come from a follower
  * that lags, but never behind this session's own last write, and a stale read only makes the
  * versioned write fail. The requests go to the raw ZooKeeper handle: no Curator retry repeats a
  * write whose answer was lost (the life looks again instead), and none hides a long wait. Sessions
