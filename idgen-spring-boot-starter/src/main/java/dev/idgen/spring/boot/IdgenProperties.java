@@ -568,12 +568,15 @@ public class IdgenProperties {
     }
 
     /** {@code idgen.machine-id.zookeeper.*}. */
-    public static class Zookeeper {
+    public static class Zookeeper extends TimedLease {
         /** The ZooKeeper connect string (host:port,...), used unless the application has a CuratorFramework bean. */
         private String connectString;
         /** The lease's base path. */
         private String path = "/idgen";
-        /** The ZooKeeper session timeout; the lease fences itself after about two thirds of it without the server. */
+        /**
+         * The session timeout of the Curator client made from the connect string: only the connection's; the
+         * lease's timings are its ttl and renew-every.
+         */
         private Duration sessionTimeout = Duration.ofSeconds(15);
 
         /** Creates the defaults. */

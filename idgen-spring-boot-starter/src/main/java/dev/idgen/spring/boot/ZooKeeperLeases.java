@@ -71,9 +71,10 @@ final class ZooKeeperLeases {
                     + " idgen.machine-id.zookeeper.connect-string (host:port,...) or a CuratorFramework bean");
         }
         try {
-            // closed (released) by Spring at shutdown, before the client it uses
-            return ZkMachineIdLease.builder(client).path(p.getPath()).maxMachineId(layout.maxMachineId())
-                    .reclaimAnyId(reclaimAnyId).acquire();
+            ZkMachineIdLease.Builder b = ZkMachineIdLease.builder(client).path(p.getPath()).layout(layout)
+                    .maxMachineId(layout.maxMachineId()).reclaimAnyId(reclaimAnyId);
+            p.timings(b::ttl, b::renewEvery);
+            return b.acquire(); // closed (released) by Spring at shutdown, before the client it uses
         } catch (MachineIdLeaseException | IllegalArgumentException e) {
             throw new IdgenConfigurationException("idgen.machine-id.source=zookeeper: no machine id could be claimed"
                     + " under " + p.getPath() + ": " + e.getMessage(), e);
@@ -87,7 +88,9 @@ final class ZooKeeperLeases {
             throw new IdgenConfigurationException("idgen.machine-id.check-with=zookeeper needs"
                     + " idgen.machine-id.zookeeper.connect-string (host:port,...) or a CuratorFramework bean");
         }
-        return ZkMachineIdLease.builder(client).path(p.getPath()).maxMachineId(layout.maxMachineId()).machineId(id)
-                .acquire();
+        ZkMachineIdLease.Builder b = ZkMachineIdLease.builder(client).path(p.getPath()).layout(layout)
+                .maxMachineId(layout.maxMachineId()).machineId(id);
+        p.timings(b::ttl, b::renewEvery);
+        return b.acquire();
     }
 }

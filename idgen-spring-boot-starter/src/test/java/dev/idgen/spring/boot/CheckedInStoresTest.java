@@ -84,9 +84,9 @@ class CheckedInStoresTest {
     void zookeeper() throws Exception {
         try (TestingServer zk = new TestingServer(true)) {
             twoInstancesOnOneId(ZkMachineIdLease.class, "ZooKeeper under /idgen_checked",
-                    "Machine id 7 under /idgen_checked/leases is held by owner=",
+                    "Machine id 7 under ZooKeeper path /idgen_checked is held by a live lease of owner '",
                     "idgen.machine-id.zookeeper.connect-string=" + zk.getConnectString(),
-                    "idgen.machine-id.zookeeper.path=/idgen_checked");
+                    "idgen.machine-id.zookeeper.path=/idgen_checked", "idgen.machine-id.zookeeper.ttl=3s");
         }
     }
 

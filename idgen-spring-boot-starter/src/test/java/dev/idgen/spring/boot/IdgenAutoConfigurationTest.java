@@ -235,26 +235,27 @@ class IdgenAutoConfigurationTest {
     }
 
     @Test
-    void aZooKeeperLeaseIsClaimedAtStartAndItsNodeGoneAtShutdown() throws Exception {
+    void aZooKeeperLeaseIsClaimedAtStartAndReleasedAtShutdown() throws Exception {
         try (TestingServer zk = new TestingServer(true)) {
             String path = "/idgen_hib_boot";
-            CuratorFramework[] client = new CuratorFramework[1];
             runner.withPropertyValues("idgen.machine-id.source=zookeeper",
                     "idgen.machine-id.zookeeper.connect-string=" + zk.getConnectString(),
-                    "idgen.machine-id.zookeeper.path=" + path).run(context -> {
+                    "idgen.machine-id.zookeeper.path=" + path, "idgen.machine-id.zookeeper.ttl=3s").run(context -> {
                         assertThat(context).hasNotFailed();
                         MachineIdLease lease = context.getBean(MachineIdLease.class);
                         assertThat(lease).isInstanceOf(ZkMachineIdLease.class);
                         assertThat(lease.isHeld()).isTrue();
-                        client[0] = context.getBean(CuratorFramework.class);
-                        assertThat(client[0].checkExists().forPath(path + "/leases/" + lease.machineId())).isNotNull();
+                        assertThat(((ZkMachineIdLease) lease).timings().ttl()).isEqualTo(Duration.ofSeconds(3));
                     });
             try (CuratorFramework check = org.apache.curator.framework.CuratorFrameworkFactory.newClient(
                     zk.getConnectString(), new org.apache.curator.retry.RetryOneTime(100))) {
                 check.start();
                 check.blockUntilConnected();
-                assertThat(check.getChildren().forPath(path + "/leases")).isEmpty();
-                assertThat(new String(check.getData().forPath(path + "/marks/0"), StandardCharsets.UTF_8)).isNotBlank();
+                // the record stays (persistent), released: it expired when the context closed
+                String record = new String(check.getData().forPath(path + "/ids/0"), StandardCharsets.UTF_8);
+                java.util.regex.Matcher expires = java.util.regex.Pattern.compile("(?m)^expires=(-?\\d+)$").matcher(record);
+                assertThat(expires.find()).as(record).isTrue();
+                assertThat(Long.parseLong(expires.group(1))).isLessThanOrEqualTo(System.currentTimeMillis());
             }
         }
     }
