@@ -2,6 +2,7 @@ package dev.idgen.lease.redis;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.idgen.lease.spi.NamespaceRecord;
 import dev.idgen.testsupport.Missing;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -16,6 +17,7 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
@@ -25,7 +27,7 @@ import java.util.concurrent.TimeUnit;
  * The Redis servers the lease tests run on: the machine's server on 127.0.0.1:6379 (another through
  * the system property {@code idgen.test.redis.uri}) for the ordinary tests, under a fresh key prefix
  * deleted afterwards; and private {@code redis-server} processes on free loopback ports for the
- * fault tests, which stop and restart them. A server that does not answer fails the test under CI
+ * fault tests, which stop, flush, fill and restart them. A server that does not answer fails the test under CI
  * ({@code CI=true}) and skips it, with the reason, elsewhere.
  */
 final class TestRedis implements AutoCloseable {
@@ -90,15 +92,30 @@ final class TestRedis implements AutoCloseable {
         return c;
     }
 
-    /** Deletes every key under the prefix, closes the connections and the client. */
+    /**
+     * A store on this prefix, born as new: its namespace record written with no wait, as a schema
+     * script writes a table's (a prefix no lease ever used can show nothing else).
+     */
+    RedisLeaseStore newStore(StatefulRedisConnection<String, String> connection) throws Exception {
+        RedisLeaseStore store = new RedisLeaseStore(connection, prefix, InstantSource.system(),
+                Duration.ofSeconds(5));
+        if (!store.createNamespace(new NamespaceRecord("", -1, 1, Long.MIN_VALUE))) {
+            throw new IllegalStateException("the namespace " + store.describe() + " is not new");
+        }
+        return store;
+    }
+
+    /** Deletes every key under the prefix (its hash tag {@code {prefix}} included), closes the connections and the client. */
     @Override
     public void close() {
         try {
             RedisCommands<String, String> sync = client.connect().sync();
-            ScanIterator<String> keys = ScanIterator.scan(sync, ScanArgs.Builder.matches(prefix + "*").limit(500));
             List<String> batch = new ArrayList<>();
-            while (keys.hasNext()) {
-                batch.add(keys.next());
+            for (String match : List.of(prefix + "*", "{" + prefix + "}*")) {
+                ScanIterator<String> keys = ScanIterator.scan(sync, ScanArgs.Builder.matches(match).limit(500));
+                while (keys.hasNext()) {
+                    batch.add(keys.next());
+                }
             }
             if (!batch.isEmpty()) {
                 sync.del(batch.toArray(String[]::new));
@@ -113,23 +130,34 @@ final class TestRedis implements AutoCloseable {
         client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
     }
 
-    /** A private {@code redis-server} on a free loopback port, without persistence, that tests stop and start. */
+    /**
+     * A private {@code redis-server} on a free loopback port, without persistence unless asked, that
+     * tests stop, flush and restart.
+     */
     static final class Server implements AutoCloseable {
         final int port;
+        private final List<String> options;
         private Process process;
 
-        Server() throws IOException, InterruptedException {
+        /**
+         * @param options more command-line options, as {@code "--maxmemory-policy", "allkeys-lru"}
+         */
+        Server(String... options) throws IOException, InterruptedException {
             try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
                 port = s.getLocalPort();
             }
+            this.options = List.of(options);
             start();
         }
 
         void start() throws IOException, InterruptedException {
             String binary = System.getProperty("idgen.test.redis.server", "redis-server");
-            ProcessBuilder pb = new ProcessBuilder(binary, "--port", Integer.toString(port), "--bind", "127.0.0.1",
-                    "--save", "", "--appendonly", "no", "--daemonize", "no", "--dir",
-                    System.getProperty("java.io.tmpdir"));
+            File dir = new File("target/redis-" + port).getAbsoluteFile();
+            dir.mkdirs();
+            List<String> command = new ArrayList<>(List.of(binary, "--port", Integer.toString(port), "--bind",
+                    "127.0.0.1", "--save", "", "--appendonly", "no", "--daemonize", "no", "--dir", dir.getPath()));
+            command.addAll(options); // later options win
+            ProcessBuilder pb = new ProcessBuilder(command);
             pb.redirectErrorStream(true).redirectOutput(new File("target/redis-" + port + ".log"));
             try {
                 process = pb.start();
