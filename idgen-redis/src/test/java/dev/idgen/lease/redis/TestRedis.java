@@ -49,10 +49,6 @@ final class TestRedis implements AutoCloseable {
         this.prefix = "idgen:test:" + tag + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 8) + ":";
     }
 
-    private TestRedis(RedisClient client) {
-        this(client, "");
-    }
-
     /** The shared server, answering, or the test fails (CI) or is skipped. */
     static TestRedis shared() {
         return shared("");
@@ -236,8 +232,13 @@ final class TestRedis implements AutoCloseable {
 
         /** A client on {@code port} (this server, or a proxy in front of it). */
         static TestRedis redis(int port) {
+            return redis(port, "");
+        }
+
+        /** A client on {@code port}, with a key prefix that starts with {@code tag}. */
+        static TestRedis redis(int port, String tag) {
             RedisClient client = RedisClient.create(RESOURCES, TestRedis.uri("redis://127.0.0.1:" + port));
-            return new TestRedis(client);
+            return new TestRedis(client, tag.isEmpty() ? "" : tag + ":");
         }
 
         @Override
