@@ -4,7 +4,6 @@ import dev.idgen.lease.spi.LeaseRecord;
 import dev.idgen.lease.spi.LeaseStore;
 import dev.idgen.lease.spi.NamespaceRecord;
 import dev.idgen.lease.spi.StoreTime;
-import io.lettuce.core.KeyValue;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScriptOutputType;
@@ -12,6 +11,7 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.SortedMap;
@@ -49,13 +49,34 @@ final class RedisLeaseStore implements LeaseStore {
             return {t[1], t[2], up or '', aof or ''}
             """;
 
+    /**
+     * What the scripts share: the field names, a write of one hash from ARGV, and the compare-and-set
+     * on a hash's nonce (a string, compared as one).
+     */
+    private static final String FIELDS = "local RECORD = {'" + String.join("', '", RECORD) + "'}\n"
+            + "local NAMESPACE = {'" + String.join("', '", NAMESPACE) + "'}\n" + """
+            -- writes the fields named by names, from ARGV[from] on, into the hash at key
+            local function write(key, names, from)
+              for j, name in ipairs(names) do
+                redis.call('HSET', key, name, ARGV[from + j - 1])
+              end
+            end
+            -- where the hash at key has nonce, writes it as write() does; false where not (or no hash)
+            local function replace(key, nonce, names, from)
+              if redis.call('HGET', key, 'nonce') ~= nonce then
+                return false
+              end
+              write(key, names, from)
+              return true
+            end
+            """;
+
     /** KEYS[1] the namespace; ARGV its fields: written if there is none. */
-    private static final String CREATE_NAMESPACE = """
+    private static final String CREATE_NAMESPACE = FIELDS + """
             if redis.call('EXISTS', KEYS[1]) == 1 then
               return 0
             end
-            redis.call('HSET', KEYS[1], 'layout', ARGV[1], 'highestId', ARGV[2], 'nonce', ARGV[3],
-              'trustedFrom', ARGV[4])
+            write(KEYS[1], NAMESPACE, 1)
             return 1
             """;
 
@@ -63,36 +84,28 @@ final class RedisLeaseStore implements LeaseStore {
      * KEYS[1] the namespace, KEYS[2..] the ids' records; ARGV[1] the namespace's expected nonce,
      * ARGV[2..5] its next fields, ARGV[6..11] the record for ids that have none.
      */
-    private static final String EXTEND = """
-            if redis.call('HGET', KEYS[1], 'nonce') ~= ARGV[1] then
+    private static final String EXTEND = FIELDS + """
+            if not replace(KEYS[1], ARGV[1], NAMESPACE, 2) then
               return 0
             end
-            redis.call('HSET', KEYS[1], 'layout', ARGV[2], 'highestId', ARGV[3], 'nonce', ARGV[4],
-              'trustedFrom', ARGV[5])
             for i = 2, #KEYS do
               if redis.call('EXISTS', KEYS[i]) == 0 then
-                redis.call('HSET', KEYS[i], 'owner', ARGV[6], 'token', ARGV[7], 'nonce', ARGV[8],
-                  'expires', ARGV[9], 'mark', ARGV[10], 'fenceOffset', ARGV[11])
+                write(KEYS[i], RECORD, 2 + #NAMESPACE)
               end
             end
             return 1
             """;
 
     /** KEYS[1] the record; ARGV[1] its expected nonce, ARGV[2..7] the next fields. */
-    private static final String REPLACE = """
-            if redis.call('HGET', KEYS[1], 'nonce') ~= ARGV[1] then
-              return 0
-            end
-            redis.call('HSET', KEYS[1], 'owner', ARGV[2], 'token', ARGV[3], 'nonce', ARGV[4],
-              'expires', ARGV[5], 'mark', ARGV[6], 'fenceOffset', ARGV[7])
-            return 1
+    private static final String REPLACE = FIELDS + """
+            return replace(KEYS[1], ARGV[1], RECORD, 2) and 1 or 0
             """;
 
     /** KEYS the records: the fields of each, in the order of {@link #RECORD}, in one step. */
-    private static final String READ = """
+    private static final String READ = FIELDS + """
             local out = {}
             for i = 1, #KEYS do
-              out[i] = redis.call('HMGET', KEYS[i], 'owner', 'token', 'nonce', 'expires', 'mark', 'fenceOffset')
+              out[i] = redis.call('HMGET', KEYS[i], unpack(RECORD))
             end
             return out
             """;
@@ -154,8 +167,8 @@ final class RedisLeaseStore implements LeaseStore {
         String up = text(r.get(2));
         String aof = text(r.get(3));
         if (up.isEmpty()) {
-            throw new IllegalStateException("INFO server " + describe() + " shows no uptime_in_seconds, so a restart"
-                    + " that lost acknowledged writes cannot be told; the lease needs it");
+            throw new IllegalStateException("Redis's INFO server shows no uptime_in_seconds (lease records "
+                    + describe() + "), so a restart that lost acknowledged writes cannot be told; the lease needs it");
         }
         long restartedAt = "1".equals(aof) ? Long.MIN_VALUE : now - Math.max(0, Long.parseLong(up) - 1) * 1000;
         return new StoreTime(now, before, after, restartedAt, true);
@@ -165,9 +178,7 @@ final class RedisLeaseStore implements LeaseStore {
     public NamespaceRecord readNamespace() throws Exception {
         String key = namespaceKey();
         List<Object> f = new ArrayList<>();
-        for (KeyValue<String, String> kv : await(() -> connection.async().hmget(key, NAMESPACE))) {
-            f.add(kv.getValueOrElse(null));
-        }
+        await(() -> connection.async().hmget(key, NAMESPACE)).forEach(kv -> f.add(kv.getValueOrElse(null)));
         if (f.get(2) == null) {
             return null;
         }
@@ -177,8 +188,7 @@ final class RedisLeaseStore implements LeaseStore {
 
     @Override
     public boolean createNamespace(NamespaceRecord ns) throws Exception {
-        return done(await(() -> connection.async().<Long>eval(CREATE_NAMESPACE, ScriptOutputType.INTEGER,
-                new String[] {namespaceKey()}, fields(ns))));
+        return write(CREATE_NAMESPACE, List.of(namespaceKey()), fields(ns));
     }
 
     @Override
@@ -192,12 +202,7 @@ final class RedisLeaseStore implements LeaseStore {
         for (long id = fromId; id <= toId; id++) {
             keys.add(idKey(id));
         }
-        List<String> args = new ArrayList<>();
-        args.add(Long.toString(expectedNonce));
-        args.addAll(List.of(fields(next)));
-        args.addAll(List.of(fields(initial)));
-        return done(await(() -> connection.async().<Long>eval(EXTEND, ScriptOutputType.INTEGER,
-                keys.toArray(String[]::new), args.toArray(String[]::new))));
+        return write(EXTEND, keys, List.of(Long.toString(expectedNonce)), fields(next), fields(initial));
     }
 
     @Override
@@ -228,26 +233,21 @@ final class RedisLeaseStore implements LeaseStore {
 
     @Override
     public boolean replace(long id, long expectedNonce, LeaseRecord next) throws Exception {
-        String[] f = fields(next);
-        String[] args = new String[f.length + 1];
-        args[0] = Long.toString(expectedNonce);
-        System.arraycopy(f, 0, args, 1, f.length);
-        return done(await(() -> connection.async().<Long>eval(REPLACE, ScriptOutputType.INTEGER,
-                new String[] {idKey(id)}, args)));
+        return write(REPLACE, List.of(idKey(id)), List.of(Long.toString(expectedNonce)), fields(next));
     }
 
     /**
      * Sends a command and waits for its answer, at most the call timeout; one not answered by then is
      * cancelled (if still queued while the client reconnects, it is never sent).
      */
-    <T> T await(Supplier<RedisFuture<T>> send) throws Exception {
+    private <T> T await(Supplier<RedisFuture<T>> send) throws Exception {
         RedisFuture<T> f = send.get(); // a closed connection refuses here, at once
         try {
             return f.get(timeoutNanos, TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             f.cancel(true);
-            throw new TimeoutException("Redis " + describe() + " did not answer within " + timeoutNanos / 1_000_000
-                    + " ms");
+            throw new TimeoutException("Redis did not answer within " + timeoutNanos / 1_000_000 + " ms (lease records "
+                    + describe() + ")");
         } catch (ExecutionException e) {
             throw e.getCause() instanceof Exception cause ? cause : e;
         } catch (InterruptedException e) {
@@ -281,18 +281,23 @@ final class RedisLeaseStore implements LeaseStore {
         return await(() -> connection.async().<List<Object>>eval(script, ScriptOutputType.MULTI, keys));
     }
 
-    private static String[] fields(NamespaceRecord ns) {
-        return new String[] {ns.layout(), Long.toString(ns.highestId()), Long.toString(ns.nonce()),
-                Long.toString(ns.trustedFromMillis())};
+    /** Runs a writing script with the arguments in order; whether it wrote (it answers 1). */
+    @SafeVarargs
+    private boolean write(String script, List<String> keys, List<String>... args) throws Exception {
+        String[] argv = Arrays.stream(args).flatMap(List::stream).toArray(String[]::new);
+        Long r = await(() -> connection.async().<Long>eval(script, ScriptOutputType.INTEGER,
+                keys.toArray(String[]::new), argv));
+        return r != null && r == 1L;
     }
 
-    private static String[] fields(LeaseRecord r) {
-        return new String[] {r.owner(), Long.toString(r.token()), Long.toString(r.nonce()),
-                Long.toString(r.expiresMillis()), Long.toString(r.markMillis()), Long.toString(r.fenceOffsetMillis())};
+    private static List<String> fields(NamespaceRecord ns) {
+        return List.of(ns.layout(), Long.toString(ns.highestId()), Long.toString(ns.nonce()),
+                Long.toString(ns.trustedFromMillis()));
     }
 
-    private static boolean done(Long reply) {
-        return reply != null && reply == 1L;
+    private static List<String> fields(LeaseRecord r) {
+        return List.of(r.owner(), Long.toString(r.token()), Long.toString(r.nonce()), Long.toString(r.expiresMillis()),
+                Long.toString(r.markMillis()), Long.toString(r.fenceOffsetMillis()));
     }
 
     private static String text(Object o) {
@@ -306,8 +311,8 @@ final class RedisLeaseStore implements LeaseStore {
             return Long.parseLong(text(o));
         } catch (NumberFormatException e) {
             throw new IllegalStateException("Redis hash " + key + " holds " + (o == null ? "no" : "'" + o + "' as its")
-                    + " field " + names[i] + ", not a whole number: it"
-                    + " was not written by this lease; delete it or use another key prefix", e);
+                    + " field " + names[i] + ", not a whole number: it was not written by this lease; delete it or"
+                    + " use another key prefix", e);
         }
     }
 }
