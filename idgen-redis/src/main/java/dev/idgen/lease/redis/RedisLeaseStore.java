@@ -11,7 +11,6 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.SortedMap;
@@ -202,7 +201,10 @@ final class RedisLeaseStore implements LeaseStore {
         for (long id = fromId; id <= toId; id++) {
             keys.add(idKey(id));
         }
-        return write(EXTEND, keys, List.of(Long.toString(expectedNonce)), fields(next), fields(initial));
+        List<String> args = new ArrayList<>(List.of(Long.toString(expectedNonce)));
+        args.addAll(fields(next));
+        args.addAll(fields(initial));
+        return write(EXTEND, keys, args);
     }
 
     @Override
@@ -233,7 +235,9 @@ final class RedisLeaseStore implements LeaseStore {
 
     @Override
     public boolean replace(long id, long expectedNonce, LeaseRecord next) throws Exception {
-        return write(REPLACE, List.of(idKey(id)), List.of(Long.toString(expectedNonce)), fields(next));
+        List<String> args = new ArrayList<>(List.of(Long.toString(expectedNonce)));
+        args.addAll(fields(next));
+        return write(REPLACE, List.of(idKey(id)), args);
     }
 
     /**
@@ -281,12 +285,10 @@ final class RedisLeaseStore implements LeaseStore {
         return await(() -> connection.async().<List<Object>>eval(script, ScriptOutputType.MULTI, keys));
     }
 
-    /** Runs a writing script with the arguments in order; whether it wrote (it answers 1). */
-    @SafeVarargs
-    private boolean write(String script, List<String> keys, List<String>... args) throws Exception {
-        String[] argv = Arrays.stream(args).flatMap(List::stream).toArray(String[]::new);
+    /** Runs a writing script; whether it wrote (it answers 1). */
+    private boolean write(String script, List<String> keys, List<String> args) throws Exception {
         Long r = await(() -> connection.async().<Long>eval(script, ScriptOutputType.INTEGER,
-                keys.toArray(String[]::new), argv));
+                keys.toArray(String[]::new), args.toArray(String[]::new)));
         return r != null && r == 1L;
     }
 

@@ -6,6 +6,7 @@ import dev.idgen.lease.spi.NamespaceRecord;
 import dev.idgen.machine.MachineIdLeaseException;
 import dev.idgen.testsupport.Missing;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanIterator;
@@ -130,8 +131,8 @@ final class TestRedis implements AutoCloseable {
     /** Deletes every key under the prefix (its hash tag {@code {prefix}} included), closes the connections and the client. */
     @Override
     public void close() {
-        try {
-            RedisCommands<String, String> sync = client.connect().sync();
+        try (StatefulRedisConnection<String, String> c = client.connect()) {
+            RedisCommands<String, String> sync = c.sync();
             List<String> batch = new ArrayList<>();
             for (String match : List.of(prefix + "*", "{" + prefix + "}*")) {
                 ScanIterator<String> keys = ScanIterator.scan(sync, ScanArgs.Builder.matches(match).limit(500));
@@ -142,9 +143,8 @@ final class TestRedis implements AutoCloseable {
             if (!batch.isEmpty()) {
                 sync.del(batch.toArray(String[]::new));
             }
-            sync.getStatefulConnection().close();
-        } catch (RuntimeException e) {
-            // a private server already stopped, or the shared one gone: nothing left to delete there
+        } catch (RedisConnectionException e) {
+            // a private server already stopped: its keys went with it (it keeps no data)
         }
         synchronized (connections) {
             connections.forEach(StatefulRedisConnection::close);
