@@ -39,7 +39,8 @@ final class RedisLeaseStore implements LeaseStore {
 
     /**
      * The server's clock and what a restart may have lost: {@code TIME}, {@code uptime_in_seconds} and
-     * {@code aof_enabled}, read in one step.
+     * {@code aof_enabled}, read in one step. KEYS[1], the namespace, is not read: it only routes the
+     * script to the node that keeps the records, whose clock judges them.
      */
     private static final String TIME = """
             local t = redis.call('TIME')
@@ -160,7 +161,7 @@ final class RedisLeaseStore implements LeaseStore {
     @Override
     public StoreTime time() throws Exception {
         long before = clock.millis();
-        List<Object> r = run(TIME, new String[0]);
+        List<Object> r = run(TIME, new String[] {namespaceKey()});
         long after = clock.millis();
         long now = Long.parseLong(text(r.get(0))) * 1000 + Long.parseLong(text(r.get(1))) / 1000;
         String up = text(r.get(2));
