@@ -76,9 +76,9 @@ class RedisMachineIdLeaseTest {
     @Test
     void claimsTheLowestFreeIdsRecordsThemInRedisAndReusesAReleasedOneAboveItsMark() {
         RedisMachineIdLease.Builder b = builder().maxMachineId(2);
-        RedisMachineIdLease a = track(b.owner("a").acquire());
-        RedisMachineIdLease c = track(b.owner("c").acquire());
-        RedisMachineIdLease d = track(b.owner("d").acquire());
+        RedisMachineIdLease a = track(TestRedis.acquire(b.owner("a")));
+        RedisMachineIdLease c = track(TestRedis.acquire(b.owner("c")));
+        RedisMachineIdLease d = track(TestRedis.acquire(b.owner("d")));
         assertEquals(List.of(0L, 1L, 2L), List.of(a.machineId(), c.machineId(), d.machineId()));
         assertTrue(a.isHeld() && c.isHeld() && d.isHeld());
         assertEquals("{" + redis.prefix + "}1", c.key());
@@ -98,7 +98,7 @@ class RedisMachineIdLeaseTest {
         assertFalse(c.isHeld());
         assertThrows(MachineIdLostException.class, ids::nextLong);
         assertEquals(1, sync.exists(c.key()), "a release writes the record, never deletes it");
-        RedisMachineIdLease again = track(b.owner("e").acquire());
+        RedisMachineIdLease again = track(TestRedis.acquire(b.owner("e")));
         assertEquals(1, again.machineId());
         assertEquals(token + 1, again.token());
         long next = SnowflakeGenerator.builder().machineId(again).build().nextLong();
@@ -118,13 +118,13 @@ class RedisMachineIdLeaseTest {
 
     @Test
     void aSecondInstanceGivenTheSameIdFailsNamingTheFirst() {
-        RedisMachineIdLease first = track(builder().maxMachineId(9).machineId(5).owner("first-instance").acquire());
+        RedisMachineIdLease first = track(TestRedis.acquire(builder().maxMachineId(9).machineId(5).owner("first-instance")));
         assertEquals(5, first.machineId(), "the exact id, not the lowest free one");
         MachineIdLeaseException e = assertThrows(MachineIdLeaseException.class,
                 () -> builder().maxMachineId(9).machineId(5).owner("second-instance").acquire());
         assertTrue(e.getMessage().startsWith("Machine id 5 under Redis key prefix " + redis.prefix + " is held by a live"
                 + " lease of owner 'first-instance'"), e.getMessage());
-        assertEquals(0, track(builder().maxMachineId(9).acquire()).machineId(), "others still claim the lowest");
+        assertEquals(0, track(TestRedis.acquire(builder().maxMachineId(9))).machineId(), "others still claim the lowest");
     }
 
     @Test
@@ -146,7 +146,7 @@ class RedisMachineIdLeaseTest {
                     for (int r = 0; r < rounds; r++) {
                         RedisMachineIdLease lease;
                         try {
-                            lease = b.acquire();
+                            lease = TestRedis.acquire(b);
                         } catch (MachineIdLeaseException e) {
                             if (!e.getMessage().startsWith("Every machine id")) {
                                 failures.add(name + ": " + e.getMessage());

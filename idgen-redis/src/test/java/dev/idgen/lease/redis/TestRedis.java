@@ -2,7 +2,7 @@ package dev.idgen.lease.redis;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
-import dev.idgen.lease.spi.NamespaceRecord;
+import dev.idgen.lease.LeaseState;
 import dev.idgen.machine.MachineIdLeaseException;
 import dev.idgen.testsupport.Missing;
 import io.lettuce.core.RedisClient;
@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The Redis servers the lease tests run on: the machine's server on 127.0.0.1:6379 (another through
@@ -92,39 +93,51 @@ final class TestRedis implements AutoCloseable {
     }
 
     /**
-     * A store on this prefix, born as new: its namespace record written with no wait, as a schema
-     * script writes a table's (a prefix no lease ever used can show nothing else).
+     * A store on this prefix, initialised as new ({@code initializeNewNamespace()}, as a deployment
+     * sets a new prefix up), so its first claim does not wait a ttl. (On any server: the eviction
+     * policy is the subject of other tests.)
      */
-    RedisLeaseStore newStore(StatefulRedisConnection<String, String> connection) throws Exception {
-        RedisLeaseStore store = new RedisLeaseStore(connection, prefix, InstantSource.system(),
-                Duration.ofSeconds(5));
-        if (!store.createNamespace(new NamespaceRecord("", -1, 1, Long.MIN_VALUE))) {
-            throw new IllegalStateException("the namespace " + store.describe() + " is not new");
+    RedisLeaseStore newStore(StatefulRedisConnection<String, String> connection) {
+        if (!RedisMachineIdLease.builder(connection).keyPrefix(prefix).acceptEviction(true)
+                .initializeNewNamespace()) {
+            throw new IllegalStateException("the namespace under key prefix " + prefix + " is not new");
         }
-        return store;
+        return new RedisLeaseStore(connection, prefix, InstantSource.system(), Duration.ofSeconds(5));
     }
 
     /**
-     * Acquires, again while a claim fails because one call to Redis took longer than the lease's
-     * call timeout (a loaded machine: the 3 s test ttl leaves each call 200 ms), at most for 30 s.
-     * For claims whose subject is not the timeout; every other failure is thrown.
+     * Acquires and, for a lease without a background thread, renews until it holds (a claim may
+     * wait for its floor: an id just released, a store that forgot, a restart), at most two ttls.
+     * Acquires again while a claim fails because one call to Redis took longer than the lease's
+     * call timeout (a loaded machine: the 3 s test ttl leaves each call 366 ms), at most for 30 s.
+     * For claims whose subject is neither; every other failure is thrown.
      */
     static RedisMachineIdLease acquire(RedisMachineIdLease.Builder b) {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         int timeouts = 0;
         while (true) {
+            RedisMachineIdLease lease;
             try {
-                RedisMachineIdLease lease = b.acquire();
-                if (timeouts > 0) {
-                    System.out.printf("(acquired after %d claims failed on a call timeout)%n", timeouts);
-                }
-                return lease;
+                lease = b.acquire();
             } catch (MachineIdLeaseException e) {
                 if (!(e.getCause() instanceof TimeoutException) || System.nanoTime() - end > 0) {
                     throw e;
                 }
                 timeouts++;
+                continue;
             }
+            if (timeouts > 0) {
+                System.out.printf("(acquired after %d claims failed on a call timeout)%n", timeouts);
+            }
+            long held = System.nanoTime() + lease.timings().ttl().multipliedBy(2).toNanos();
+            while (lease.phase() == LeaseState.CLAIMING) {
+                if (System.nanoTime() - held > 0) {
+                    throw new AssertionError("not held within two ttls of the claim: " + lease);
+                }
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+                lease.renewNow();
+            }
+            return lease;
         }
     }
 
