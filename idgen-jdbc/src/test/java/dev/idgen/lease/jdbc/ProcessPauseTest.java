@@ -47,7 +47,7 @@ class ProcessPauseTest {
         Path out = Files.createTempFile(Paths.get("target"), "paused-holder-", ".ids");
         Process child = null;
         try {
-            JdbcLeaseBackend.timings(JdbcMachineIdLease.builder(ds)).table(table).createTableNow();
+            JdbcMachineIdLeaseTest.shortTimings(JdbcMachineIdLease.builder(ds)).table(table).createTableNow();
             String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
             child = new ProcessBuilder(java, "-cp", childClassPath(),
                     PausedHolderChild.class.getName(), table, out.toString())
@@ -71,7 +71,7 @@ class ProcessPauseTest {
             Thread.sleep(700); // the child writes IDs and renews
 
             long stoppedAt = signal("STOP", child);
-            JdbcMachineIdLease.Builder b = JdbcLeaseBackend.timings(JdbcMachineIdLease.builder(ds)).table(table)
+            JdbcMachineIdLease.Builder b = JdbcMachineIdLeaseTest.shortTimings(JdbcMachineIdLease.builder(ds)).table(table)
                     .maxMachineId(0).owner("B").background(false);
             JdbcMachineIdLease lease = null;
             long end = System.nanoTime() + 20_000_000_000L;
