@@ -21,8 +21,7 @@ import java.util.Objects;
  *       stamping: {@code silence = R + S + 2 x callTimeout} ({@link #silence()}).</li>
  *   <li>A healthy holder is never fenced between renewals when
  *       {@code headroom = T - 2R - 2S - M > 0}: the constructor refuses timings without it, and
- *       {@link #callTimeout()}, the longest one renewal may take, is a third of it (at most half a
- *       renewal pause).</li>
+ *       {@link #callTimeout()}, the longest one renewal may take, is a third of it.</li>
  * </ul>
  *
  * @param ttl how long one acknowledged claim or renewal lasts on the store; at least 100 ms
@@ -117,12 +116,10 @@ public record LeaseTimings(Duration ttl, Duration renewEvery, Duration safetyMar
     /**
      * {@return the longest one renewal (reading the store's clock and writing the record) may take: a
      * third of the {@link #headroom()}, since three renewals share it before a healthy holder is
-     * fenced, and at most half a renewal pause}
+     * fenced}
      */
     public Duration callTimeout() {
-        Duration third = headroom().dividedBy(3);
-        Duration half = renewEvery.dividedBy(2);
-        return third.compareTo(half) <= 0 ? third : half;
+        return headroom().dividedBy(3);
     }
 
     /**
