@@ -191,7 +191,7 @@ final class JdbcLeaseStore implements LeaseStore {
             previous = c.getNetworkTimeout();
             c.setNetworkTimeout(DIRECT, callMillis);
         } catch (SQLFeatureNotSupportedException e) {
-            previous = -1; // an embedded database (H2): no network; the query timeout stands alone
+            previous = -1; // a driver without one: the query timeout stands alone
         } catch (SQLException e) {
             try {
                 c.close();

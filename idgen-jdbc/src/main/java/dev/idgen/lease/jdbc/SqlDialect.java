@@ -9,9 +9,8 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The few places where the lease table's SQL differs between databases: the table's DDL, the
- * expression for the database clock in Unix milliseconds and how a BIGINT parameter is written
- * inside an expression. Everything else is standard SQL.
+ * The few places where the lease table's SQL differs between databases: the table's DDL and the
+ * expression for the database clock in Unix milliseconds. Everything else is standard SQL.
  */
 public enum SqlDialect {
 
@@ -65,14 +64,6 @@ public enum SqlDialect {
      */
     public String nowMillis() {
         return nowMillis;
-    }
-
-    /**
-     * A parameter of type BIGINT inside an expression, where some databases cannot infer the type
-     * of a bare {@code ?}.
-     */
-    String longParameter() {
-        return this == MYSQL ? "?" : "CAST(? AS BIGINT)";
     }
 
     /**

@@ -114,8 +114,8 @@ class JdbcMachineIdLeaseTest {
         TestDatabase.Switchable ds = db.dataSource();
         String table = table(db);
         JdbcMachineIdLease.builder(ds).table(table).createTableNow();
-        int threads = 12;
-        int rounds = 12;
+        int threads = 8;
+        int rounds = 8;
         ConcurrentMap<Long, String> holders = new ConcurrentHashMap<>();
         List<String> failures = Collections.synchronizedList(new ArrayList<>());
         AtomicInteger claims = new AtomicInteger();
