@@ -41,4 +41,5 @@ module dev.idgen.core {
     exports dev.idgen.text;
     exports dev.idgen.ulid;
     exports dev.idgen.segment;
+    exports dev.idgen.segment.spi;
 }

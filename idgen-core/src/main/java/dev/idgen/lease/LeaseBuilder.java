@@ -229,6 +229,27 @@ public abstract class LeaseBuilder<B extends LeaseBuilder<B, L>, L extends Store
     }
 
     /**
+     * Marks a namespace that never held a lease as new, so that its first claim does not wait one
+     * ttl. A namespace with no namespace record is either new or was emptied (a flush, a truncate, a
+     * restart without persistence), which look the same, so the lease waits one ttl before the first
+     * claim opens, long enough for any holder from before to have stopped. Call this once when you
+     * create the store or choose a new namespace, as the shipped JDBC DDL does for a table; never
+     * after a store was emptied, and never on every start.
+     *
+     * @return whether the namespace record was written; false when the namespace has one already
+     * @throws MachineIdLeaseException if the store does not answer
+     */
+    public final boolean initializeNewNamespace() {
+        LeaseStore store = newLease().store();
+        try {
+            return store.createNamespace(new dev.idgen.lease.spi.NamespaceRecord("", -1,
+                    ThreadLocalRandom.current().nextLong() | 1, Long.MIN_VALUE));
+        } catch (Exception e) {
+            throw new MachineIdLeaseException("Could not write the namespace record " + store.describe() + ": " + e, e);
+        }
+    }
+
+    /**
      * {@return a lease on this builder's store, not claimed yet: {@code new MyLease(this, store)}}
      */
     protected abstract L newLease();

@@ -187,7 +187,9 @@ final class LeaseLife {
 
     /**
      * Claims and confirms an id for the builder, waits until the clock is past its floor, and
-     * starts renewing.
+     * starts renewing. Without a background thread it does not wait: the lease may still be
+     * claiming (waiting for its floor) when it returns, and the caller drives it with
+     * {@link #step()}.
      *
      * @throws MachineIdLeaseException naming the store and the cause when no id can be held
      */
@@ -201,8 +203,10 @@ final class LeaseLife {
                 throw new MachineIdLeaseException("Could not claim a machine id " + store.describe() + ": " + e, e);
             }
         }
-        waitForFloor();
-        if (!isHeld()) {
+        if (config.background()) {
+            waitForFloor();
+        }
+        if (!isHeld() && !(phase == LeaseState.CLAIMING && !config.background())) {
             String why = state();
             close();
             throw new MachineIdLeaseException("Could not hold " + leaseName() + ": " + why
@@ -376,6 +380,10 @@ final class LeaseLife {
         long hi = any ? config.maxId() : own;
         long top = Math.min(hi, ns.highestId());
         long now = t.storeMillis();
+        // free: expired, or never claimed (then its floor may still lie ahead: a new or emptied store,
+        // a record written again after the store lost it). Ids whose floor is behind the clock first.
+        List<Long> waiting = new ArrayList<>();
+        List<LeaseRecord> waitingRecords = new ArrayList<>();
         for (long from = lo; from <= top; from += READ_CHUNK) {
             long to = Math.min(top, from + READ_CHUNK - 1);
             SortedMap<Long, LeaseRecord> found = store.read(from, to);
@@ -384,16 +392,21 @@ final class LeaseLife {
                 if (r == null) {
                     return rewriteLost(ns, i, Math.min(to, i + EXTEND_CHUNK - 1), t);
                 }
-                if (r.expiresMillis() < now && (i == own || any)) {
-                    int at = i == own ? 0 : ids.size();
-                    ids.add(at, i);
-                    records.add(at, r);
+                if ((r.expiresMillis() < now || r.token() == 0) && (i == own || any)) {
+                    boolean ready = timings.floor(r, now) < now;
+                    List<Long> into = ready ? ids : waiting;
+                    List<LeaseRecord> intoRecords = ready ? records : waitingRecords;
+                    int at = i == own ? 0 : into.size();
+                    into.add(at, i);
+                    intoRecords.add(at, r);
                 }
             }
             if (ids.size() >= 16 && (own < 0 || own <= to)) {
                 break; // enough to try, the preferred one among them if it is free
             }
         }
+        ids.addAll(waiting);
+        records.addAll(waitingRecords);
         if (ids.isEmpty() && ns.highestId() < hi) {
             return extend(ns, hi, t);
         }

@@ -42,6 +42,11 @@ public record LeaseTimings(Duration ttl, Duration renewEvery, Duration safetyMar
     /**
      * Checks the timings.
      *
+     * @param ttl the ttl, at least 100 ms
+     * @param renewEvery the renewal pause, positive
+     * @param safetyMargin the margin, zero or more
+     * @param maxClockSkew the skew bound, zero or more
+     * @param storeHasClock whether the store shows a clock
      * @throws IllegalArgumentException naming the numbers when a timing is out of range or the
      *     headroom is not positive
      */

@@ -75,6 +75,11 @@ public class StoreLease implements FencingLease, AutoCloseable {
         life.acquire();
     }
 
+    /** {@return the store this lease keeps its records in} */
+    final LeaseStore store() {
+        return life.config().store();
+    }
+
     /** {@return the machine id of the claim in force; a claim made again after a fence may hold another} */
     @Override
     public final long machineId() {

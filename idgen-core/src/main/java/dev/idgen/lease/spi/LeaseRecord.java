@@ -25,6 +25,14 @@ public record LeaseRecord(String owner, long token, long nonce, long expiresMill
     public static final long NEVER = Long.MIN_VALUE;
 
     /**
+     * Checks the record.
+     *
+     * @param owner the holder's name
+     * @param token the claims the id has seen
+     * @param nonce the version a conditional write compares
+     * @param expiresMillis when the claim ends, store time
+     * @param markMillis the recorded high-water mark
+     * @param fenceOffsetMillis the writer's fence offset, 0 or more
      * @throws NullPointerException if {@code owner} is null
      * @throws IllegalArgumentException if {@code fenceOffsetMillis} is negative
      */

@@ -22,6 +22,12 @@ import java.util.Objects;
 public record NamespaceRecord(String layout, long highestId, long nonce, long trustedFromMillis) {
 
     /**
+     * Checks the record.
+     *
+     * @param layout the layout signature, {@code ""} before the first holder names it
+     * @param highestId the highest id with a record, -1 for none
+     * @param nonce the version {@link LeaseStore#extend} compares
+     * @param trustedFromMillis store time from which created records are free
      * @throws NullPointerException if {@code layout} is null
      * @throws IllegalArgumentException if {@code highestId} is below -1
      */

@@ -8,7 +8,7 @@ import dev.idgen.lease.etcd.EtcdCluster;
 import dev.idgen.segment.BusinessNumberFormat;
 import dev.idgen.segment.BusinessNumberGenerator;
 import dev.idgen.segment.SegmentGenerator;
-import dev.idgen.segment.SegmentGrant;
+import dev.idgen.segment.spi.SegmentGrant;
 import dev.idgen.segment.SegmentUnavailableException;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
@@ -146,5 +146,14 @@ class EtcdSegmentSourceTest {
         assertTrue(ns.getMessage().startsWith("namespace '/trailing/' must be"), ns.getMessage());
         EtcdSegmentSource source = EtcdSegmentSource.builder(c).build();
         assertThrows(IllegalArgumentException.class, () -> source.grant("orders", 0));
+    }
+
+    @Test
+    void thePatternOfANameIsRecordedOnce() {
+        EtcdSegmentSource source = EtcdSegmentSource.builder(client()).namespace("/seg-pattern").build();
+        assertEquals("INVyyyyMMddNN", source.recordPattern("invoice", "INVyyyyMMddNN"));
+        assertEquals("INVyyyyMMddNN", source.recordPattern("invoice", "INVyyyyMMNNNN"), "the first one stays");
+        assertEquals("ORD-yyyy-NNN", source.recordPattern("order", "ORD-yyyy-NNN"));
+        assertEquals(1, source.grant("invoice", 1).first(), "a pattern is no counter");
     }
 }

@@ -7,7 +7,7 @@ import dev.idgen.lease.etcd.EtcdMachineIdLease;
 import dev.idgen.lease.redis.RedisMachineIdLease;
 import dev.idgen.lease.zookeeper.ZkMachineIdLease;
 import dev.idgen.machine.MachineIdLease;
-import dev.idgen.machine.spi.GuardedLease;
+import dev.idgen.lease.StoreLease;
 import dev.idgen.snowflake.SnowflakeGenerator;
 import dev.idgen.testsupport.Missing;
 import io.lettuce.core.RedisClient;
@@ -38,7 +38,7 @@ class CheckedInStoresTest {
     }
 
     /** Two instances on id 7 (the second fails naming the first), a third on id 8 (starts). */
-    private static void twoInstancesOnOneId(Class<? extends GuardedLease> type, String storeWords, String holderWords,
+    private static void twoInstancesOnOneId(Class<? extends StoreLease> type, String storeWords, String holderWords,
             String... store) {
         instance(7, store).run(first -> {
             assertThat(first).hasNotFailed();

@@ -1,8 +1,8 @@
 package dev.idgen.segment.zookeeper;
 
 import dev.idgen.segment.SegmentGenerator;
-import dev.idgen.segment.SegmentGrant;
-import dev.idgen.segment.SegmentSource;
+import dev.idgen.segment.spi.SegmentGrant;
+import dev.idgen.segment.spi.SegmentSource;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Objects;
@@ -103,6 +103,38 @@ public final class ZkSegmentSource implements SegmentSource {
         throw new IllegalStateException("could not grant " + step + " numbers of '" + name + "' on " + describe()
                 + ": lost " + MAX_ATTEMPTS + " version-checked writes in a row to other clients (a larger step"
                 + " makes fewer grants)");
+    }
+
+    /**
+     * Records the pattern as the child {@code pattern} of the name's node ({@code <path>/<name>},
+     * made at 0 if the name has no counter yet), unless the child is there, and reads it back.
+     */
+    @Override
+    public String recordPattern(String name, String pattern) {
+        SegmentGenerator.checkName(name);
+        Objects.requireNonNull(pattern, "pattern");
+        String node = nodeOf(name);
+        String child = node + "/pattern";
+        try {
+            try {
+                client.create().creatingParentContainersIfNeeded().withMode(CreateMode.PERSISTENT)
+                        .forPath(node, "0".getBytes(StandardCharsets.US_ASCII));
+            } catch (KeeperException.NodeExistsException counted) {
+                // the name has a counter already: the pattern goes below it
+            }
+            try {
+                client.create().withMode(CreateMode.PERSISTENT).forPath(child, pattern.getBytes(StandardCharsets.UTF_8));
+                return pattern;
+            } catch (KeeperException.NodeExistsException recorded) {
+                return new String(client.getData().forPath(child), StandardCharsets.UTF_8);
+            }
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            throw new IllegalStateException("could not record pattern " + pattern + " of '" + name + "' at " + child
+                    + " on " + describe() + ": " + e, e);
+        }
     }
 
     @Override

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idgen.segment.SegmentGenerator;
-import dev.idgen.segment.SegmentGrant;
+import dev.idgen.segment.spi.SegmentGrant;
 import dev.idgen.segment.SegmentUnavailableException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -162,5 +162,16 @@ class ZkSegmentSourceTest {
                 + " more); is another program using this path?", e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> source.grant(" ", 5));
         assertThrows(IllegalArgumentException.class, () -> source.grant("orders", 0));
+    }
+
+    @Test
+    void thePatternOfANameIsRecordedOnceBelowItsCounter() throws Exception {
+        ZkSegmentSource source = ZkSegmentSource.builder(client()).path("/seg-pattern").build();
+        assertEquals(3, source.grant("invoice", 3).last());
+        assertEquals("INVyyyyMMddNN", source.recordPattern("invoice", "INVyyyyMMddNN"));
+        assertEquals("INVyyyyMMddNN", source.recordPattern("invoice", "INVyyyyMMNNNN"), "the first one stays");
+        assertEquals(4, source.grant("invoice", 1).first(), "recording left the counter alone");
+        assertEquals("ORD-yyyy-NNN", source.recordPattern("order", "ORD-yyyy-NNN"));
+        assertEquals(1, source.grant("order", 1).first(), "a node made by recording starts at 0");
     }
 }
