@@ -3,9 +3,7 @@ package dev.idgen.lease.jdbc;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
-import dev.idgen.machine.MachineIdLeaseException;
 import dev.idgen.machine.MachineIdLostException;
 import dev.idgen.snowflake.SnowflakeGenerator;
 import dev.idgen.snowflake.SnowflakeLayout;
@@ -14,6 +12,7 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -119,18 +118,8 @@ class JdbcFailoverTest {
         }
         // B claims as soon as the database lets it, then makes IDs for 200 ms
         JdbcMachineIdLease.Builder bb = builder(db.dataSource(), table).owner("B");
-        long end = System.nanoTime() + 15_000_000_000L;
-        JdbcMachineIdLease b = null;
-        while (b == null) {
-            try {
-                b = track(bb.acquire());
-            } catch (MachineIdLeaseException e) {
-                if (System.nanoTime() - end > 0) {
-                    fail("B never got the id: " + e.getMessage());
-                }
-                LockSupport.parkNanos(10_000_000);
-            }
-        }
+        JdbcMachineIdLease b = track(JdbcMachineIdLeaseTest.acquireWithin(bb, Duration.ofSeconds(15),
+                Duration.ofMillis(10)));
         long bStart = System.currentTimeMillis();
         SnowflakeGenerator gb = SnowflakeGenerator.builder().machineId(b).build();
         Set<Long> bIds = new HashSet<>();

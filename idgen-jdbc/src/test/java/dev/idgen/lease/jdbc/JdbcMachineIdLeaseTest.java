@@ -66,6 +66,24 @@ class JdbcMachineIdLeaseTest {
                 .maxClockSkew(Duration.ofMillis(400));
     }
 
+    /**
+     * Acquires as soon as the table lets {@code b} (another holder's claim has to expire first),
+     * asking every {@code every}; fails the test naming the last refusal after {@code limit}.
+     */
+    static JdbcMachineIdLease acquireWithin(JdbcMachineIdLease.Builder b, Duration limit, Duration every) {
+        long end = System.nanoTime() + limit.toNanos();
+        while (true) {
+            try {
+                return b.acquire();
+            } catch (MachineIdLeaseException e) {
+                if (System.nanoTime() - end > 0) {
+                    fail("no id within " + limit.toMillis() + " ms: " + e.getMessage());
+                }
+                LockSupport.parkNanos(every.toNanos());
+            }
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(TestDatabase.class)
     void claimsTheLowestFreeIdsReusesFreedOnesAndSaysWhenAllAreTaken(TestDatabase db) {
