@@ -11,6 +11,7 @@ import java.security.SecureRandom;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.SortedMap;
 import java.util.concurrent.Executors;
@@ -355,7 +356,13 @@ final class LeaseLife {
                 refuseFull(first, t);
                 return false;
             }
+            if (round > 0) {
+                shuffleAfterFirst(ids, records); // claimers that lost a round stop racing in step
+            }
             for (int i = 0; i < ids.size(); i++) {
+                if (clock.millis() - t.localAfterMillis() > timings.callTimeout().toMillis()) {
+                    t = readTime(); // a claim's expiry counts from a fresh reading of the store's clock
+                }
                 if (take(ids.get(i), records.get(i), t)) {
                     return confirm();
                 }
@@ -411,6 +418,16 @@ final class LeaseLife {
             return extend(ns, hi, t);
         }
         return null;
+    }
+
+    /** Shuffles the candidates after the first (the preferred one, when free), keeping each record with its id. */
+    private static void shuffleAfterFirst(List<Long> ids, List<LeaseRecord> records) {
+        java.util.concurrent.ThreadLocalRandom random = java.util.concurrent.ThreadLocalRandom.current();
+        for (int i = ids.size() - 1; i > 1; i--) {
+            int j = 1 + random.nextInt(i);
+            Collections.swap(ids, i, j);
+            Collections.swap(records, i, j);
+        }
     }
 
     /** Creates the next records of the namespace (free from its trusted time), or the ones up to the exact id. */

@@ -72,8 +72,7 @@ final class EtcdLeases {
         }
         try {
             EtcdMachineIdLease.Builder b = EtcdMachineIdLease.builder(client).namespace(p.getNamespace())
-                    .reclaimAnyId(reclaimAnyId)
-                    .maxMachineId(layout.maxMachineId());
+                    .reclaimAnyId(reclaimAnyId).layout(layout);
             p.timings(b::ttl, b::renewEvery);
             return b.acquire(); // closed (released) by Spring at shutdown, before the client it uses
         } catch (MachineIdLeaseException | IllegalArgumentException e) {
@@ -89,7 +88,7 @@ final class EtcdLeases {
                     + " (http://host:2379,...) or a jetcd Client bean");
         }
         EtcdMachineIdLease.Builder b = EtcdMachineIdLease.builder(client).namespace(p.getNamespace())
-                .maxMachineId(layout.maxMachineId()).machineId(id);
+                .layout(layout).machineId(id);
         p.timings(b::ttl, b::renewEvery);
         return b.acquire();
     }

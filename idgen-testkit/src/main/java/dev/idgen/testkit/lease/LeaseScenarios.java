@@ -2,6 +2,7 @@ package dev.idgen.testkit.lease;
 
 import dev.idgen.clock.ClockBackwardsPolicy;
 import dev.idgen.lease.LeaseBuilder;
+import dev.idgen.lease.LeaseState;
 import dev.idgen.lease.StoreLease;
 import dev.idgen.machine.MachineIdLeaseException;
 import dev.idgen.machine.MachineIdLostException;
@@ -593,17 +594,32 @@ public final class LeaseScenarios {
         return lease;
     }
 
+    /**
+     * Acquires, and drives a claim that waits for its floor (the scenarios' leases renew only when
+     * told) until it holds, for at most a ttl: the floor of an id just released is the last
+     * millisecond its holder used, so the next claim may wait for the clock to pass it.
+     */
     private static StoreLease tryHold(LeaseBackend.Connection c, Consumer<LeaseBuilder<?, ?>> settings) {
         LeaseBuilder<?, ?> b = c.builder();
         settings.accept(b);
+        StoreLease lease;
         try {
-            return b.acquire();
+            lease = b.acquire();
         } catch (MachineIdLeaseException e) {
             return null;
         }
+        long end = System.nanoTime() + lease.timings().ttl().toNanos();
+        while (lease.phase() == LeaseState.CLAIMING && System.nanoTime() - end < 0) {
+            pause(1);
+            lease.renewNow();
+        }
+        return lease;
     }
 
-    /** Tries until the id is free: a release or a claim that failed leaves an id to expire. */
+    /**
+     * Tries until the id is free (a release or a claim that failed leaves an id to expire) and the
+     * claim holds (a claim may wait for its floor: a store that forgot, a restart).
+     */
     private static StoreLease holdWithin(LeaseBackend.Connection c, Consumer<LeaseBuilder<?, ?>> settings,
             Duration limit, String what) {
         long end = System.nanoTime() + limit.toNanos();
@@ -612,7 +628,12 @@ public final class LeaseScenarios {
             pause(50);
             lease = tryHold(c, settings);
         }
-        check(lease != null, "expected within " + limit.toMillis() + " ms: " + what);
+        while (lease != null && !lease.isHeld() && System.nanoTime() - end < 0) {
+            pause(20);
+            lease.renewNow();
+        }
+        check(lease != null && lease.isHeld(), "expected within " + limit.toMillis() + " ms: " + what + "; got "
+                + lease);
         return lease;
     }
 
