@@ -15,7 +15,7 @@ final class JdbcLeases {
     static MachineIdLease acquire(IdgenProperties.Jdbc p, SnowflakeLayout layout, DataSource dataSource,
             boolean reclaimAnyId) {
         JdbcMachineIdLease.Builder b = JdbcMachineIdLease.builder(dataSource).table(p.getTable())
-                .createTable(p.isCreateTable()).maxMachineId(layout.maxMachineId()).reclaimAnyId(reclaimAnyId);
+                .createTable(p.isCreateTable()).layout(layout).reclaimAnyId(reclaimAnyId);
         p.timings(b::ttl, b::renewEvery);
         try {
             return b.acquire(); // closed (released) by Spring at shutdown: JdbcMachineIdLease.close()
@@ -35,7 +35,7 @@ final class JdbcLeases {
     static MachineIdLease acquireExact(IdgenProperties.Jdbc p, SnowflakeLayout layout, DataSource dataSource, long id,
             String source, String change) {
         JdbcMachineIdLease.Builder b = JdbcMachineIdLease.builder(dataSource).table(p.getTable())
-                .createTable(p.isCreateTable()).maxMachineId(layout.maxMachineId()).machineId(id);
+                .createTable(p.isCreateTable()).layout(layout).machineId(id);
         p.timings(b::ttl, b::renewEvery);
         try {
             return b.acquire();
