@@ -84,10 +84,10 @@ final class IndexCommand implements Callable<Integer> {
             description = "--real: secondary indexes, each on its own random BIGINT column, 0..8 (default: ${DEFAULT-VALUE}).")
     private int secondary;
 
-    @Option(names = "--public-id", paramLabel = "KINDS", split = ",", description = {"--real: instead of the key runs,"
-            + " measure a secondary index on a UUID public_id column (uuid7, uuid7-submilli, uuid4; a ULID orders as uuid7)"
-            + " beside a BIGINT primary key: one writer, --rows rows (default 100000) in JDBC batches of"
-            + " --tx-rows' largest count (default 1000), against the prediction."})
+    @Option(names = "--public-id", paramLabel = "KINDS", split = ",", description = {"Instead of the key runs, a secondary"
+            + " index on a UUID public_id column (uuid7, uuid7-submilli, uuid4; a ULID orders as uuid7) beside a BIGINT primary"
+            + " key: predicted for --writers writers, or with --real measured on the engine from one writer, --rows rows"
+            + " (default 100000) in JDBC batches of --tx-rows' largest count (default 1000), beside the prediction."})
     private List<String> publicIds;
 
     @Option(names = "--primary-key", paramLabel = "KIND", defaultValue = "autoinc",
@@ -175,7 +175,7 @@ final class IndexCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         if (publicIds != null && !publicIds.isEmpty()) {
-            return publicIds();
+            return real || (urls != null && !urls.isEmpty()) ? publicIds() : publicIdPrediction();
         }
         if (real || (urls != null && !urls.isEmpty())) {
             return new dev.idgen.index.run.RealIndex(spec.commandLine().getOut(), spec.commandLine().getErr(),
@@ -385,19 +385,12 @@ final class IndexCommand implements Callable<Integer> {
 
     /** {@code --public-id}: the secondary-index runs, one writer each. */
     private int publicIds() {
-        List<dev.idgen.index.engine.RealKey> kinds = new ArrayList<>();
-        for (String k : new LinkedHashSet<>(publicIds)) {
-            try {
-                dev.idgen.index.engine.RealKey kind = dev.idgen.index.engine.RealKey.parse(k);
-                check(kind.keyType() == dev.idgen.index.model.KeyType.BINARY16, "--public-id '" + k
-                        + "' is not a UUID kind; expected uuid7, uuid7-submilli or uuid4");
-                kinds.add(kind);
-            } catch (IllegalArgumentException e) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "--public-id: " + e.getMessage());
-            }
-        }
+        List<RealKey> kinds = publicIdKinds();
         long n = rows == null ? 100_000 : rows;
         check(n >= 1 && n <= 10_000_000, "--rows " + n + " is out of range; expected 1..10000000 with --public-id");
+        boolean writersGiven = spec.commandLine().getParseResult().hasMatchedOption("--writers");
+        check(!writersGiven || writerCounts.equals(List.of(1)), "--writers " + writerCounts + " with --real --public-id;"
+                + " the measurement loads from one writer (without --real, --public-id predicts N writers)");
         int tx;
         try {
             String t = txRows == null ? "1000" : txRows.strip();
@@ -407,16 +400,77 @@ final class IndexCommand implements Callable<Integer> {
                     + "' is not a count; expected N or N-M, such as 1000");
         }
         check(tx >= 1 && tx <= 100_000, "--tx-rows " + tx + " is out of range; expected 1..100000 with --public-id");
-        dev.idgen.index.engine.RealKey pk;
+        return new dev.idgen.index.run.PublicIdReport(spec.commandLine().getOut(), spec.commandLine().getErr())
+                .run(urls == null ? List.of() : urls, publicIdPrimaryKey(), kinds, n, tx, json);
+    }
+
+    /**
+     * {@code --public-id} without an engine: the secondary index's prediction at the workload's
+     * writers, each with its class's standing.
+     */
+    private int publicIdPrediction() {
+        List<RealKey> kinds = publicIdKinds();
+        RealKey pk = publicIdPrimaryKey();
+        check(writerCounts.size() == 1, "--writers " + writerCounts + " names " + writerCounts.size()
+                + " counts; expected one without --real");
+        int writers = writerCounts.get(0);
+        long n = rows == null ? 100_000 : rows;
+        check(n >= 1 && n <= 5_000_000, "--rows " + n + " is out of range; expected 1..5000000 for a prediction");
+        check(writers >= 1 && writers <= 1023, "--writers " + writers + " is out of range; expected 1..1023");
+        IndexEngine model = indexEngine();
+        Workload w;
         try {
-            pk = dev.idgen.index.engine.RealKey.parse(primaryKey);
+            w = workload(n, writers, 0, false).withClient(clientStyle()).withRate(rowsPerSecond);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        out.printf(Locale.ROOT, "Predicted for %s from the workload: a UUID public_id secondary index beside a BIGINT primary key"
+                + " of %s ids; %s%n", engineName(model), pk.label(), describe(w));
+        WorkloadClass workloadClass = WorkloadClass.of(model, w, true);
+        PredictionAccuracy accuracy = PredictionAccuracy.recorded();
+        boolean first = true;
+        for (RealKey kind : kinds) {
+            StatedPrediction p = StatedPrediction.of(WorkloadPredictor.builder(model, kind).secondary(true).primaryKey(pk)
+                    .workload(w).seeds(2).build().predict(), accuracy, workloadClass, kind);
+            if (first) {
+                out.println("Workload class " + p.verdict().classSentence() + ".");
+                out.println("(the writers' interleaving simulated, seeded; " + p.rangeSentence() + ")");
+                first = false;
+            }
+            out.printf(Locale.ROOT, "  %-34s %s%n", kind.label(), p);
+        }
+        out.flush();
+        return IdgenCommand.EXIT_OK;
+    }
+
+    /** The UUID kinds of {@code --public-id}, each once, in order. */
+    private List<RealKey> publicIdKinds() {
+        List<RealKey> kinds = new ArrayList<>();
+        for (String k : new LinkedHashSet<>(publicIds)) {
+            RealKey kind;
+            try {
+                kind = RealKey.parse(k);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--public-id: " + e.getMessage());
+            }
+            check(kind.keyType() == KeyType.BINARY16, "--public-id '" + k + "' is not a UUID kind; expected uuid7, uuid7-submilli or uuid4");
+            kinds.add(kind);
+        }
+        return kinds;
+    }
+
+    /** {@code --primary-key}: the engine's counter or Snowflake ids. */
+    private RealKey publicIdPrimaryKey() {
+        RealKey pk;
+        try {
+            pk = RealKey.parse(primaryKey);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--primary-key: " + e.getMessage());
         }
-        check(pk == dev.idgen.index.engine.RealKey.AUTO_INCREMENT || pk == dev.idgen.index.engine.RealKey.SNOWFLAKE,
+        check(pk == RealKey.AUTO_INCREMENT || pk == RealKey.SNOWFLAKE,
                 "--primary-key '" + primaryKey + "' is not offered beside --public-id; expected autoinc or snowflake");
-        return new dev.idgen.index.run.PublicIdReport(spec.commandLine().getOut(), spec.commandLine().getErr())
-                .run(urls == null ? List.of() : urls, pk, kinds, n, tx, json);
+        return pk;
     }
 
     /** The keys of {@code --keys} the textbook scoreboard has (the many-writer layouts are the prediction's alone). */

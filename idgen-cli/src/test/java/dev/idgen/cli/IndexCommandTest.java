@@ -144,6 +144,25 @@ class IndexCommandTest {
         assertTrue(chart.err().contains("--keys blocks names none of them"), chart.err());
     }
 
+    /** {@code --public-id} without an engine predicts the secondary index at N writers, each kind with its class. */
+    @Test
+    void aPublicIdIndexIsPredictedAtSeveralWritersWithoutAnEngine() {
+        Cli.Run r = Cli.run("index", "--public-id", "uuid7,uuid4", "--writers", "16", "--rows", "20000", "--primary-key", "snowflake");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().startsWith("Predicted for InnoDB from the workload: a UUID public_id secondary index beside a BIGINT"
+                + " primary key of Snowflake ids; 20,000 rows, 16 writers, 1-10 rows per transaction"), r.out());
+        assertTrue(r.out().contains("\nWorkload class InnoDB, a UUID public_id secondary index, 5-16 writers, one INSERT per row,"
+                + " free-running, 1-10 rows per transaction: "), r.out());
+        var w = new dev.idgen.index.engine.Workload(20_000, 16, 1, 10, 0, 0, false, 42);
+        for (var kind : List.of(dev.idgen.index.engine.RealKey.UUID_V7, dev.idgen.index.engine.RealKey.UUID_V4)) {
+            var p = dev.idgen.index.predict.WorkloadPredictor.builder(dev.idgen.index.model.IndexEngine.INNODB, kind).secondary(true)
+                    .primaryKey(dev.idgen.index.engine.RealKey.SNOWFLAKE).workload(w).seeds(2).build().predict();
+            assertTrue(Pattern.compile("\n  " + Pattern.quote(kind.label()) + " +" + String.format(Locale.ROOT, "%,d", p.pages())
+                    + " leaf pages \\(").matcher(r.out()).find(), p + " in\n" + r.out());
+        }
+        assertUsage("--writers [4] with --real --public-id", "index", "--real", "--public-id", "uuid7", "--writers", "4");
+    }
+
     /** Outside the classes of recorded runs the prediction says it is not calibrated, and what its range is. */
     @Test
     void aWorkloadOutsideTheRecordedClassesIsFlagged() {

@@ -12,15 +12,19 @@ import java.util.Locale;
  * rows per transaction, in bands of their mean (up to 10; 11-49; 50-100; more).
  *
  * <p>One writer has one order, its own, whatever its client, rate or transactions: its class is the
- * engine's one-writer class, {@link #ANY} in the other places.
+ * engine's one-writer class, {@link #ANY} in the other places. A {@code public_id} secondary index
+ * (a UUID beside a {@code BIGINT} primary key) is a class of its own on each engine.
  *
  * @param engine the engine
+ * @param secondary whether the index is a {@code public_id} secondary index rather than the primary key
  * @param writers the writers' band
  * @param client how the writers send their rows, or null for any (one writer)
  * @param rate whether the writers are held to an insert rate, or null for either (one writer)
  * @param txRows the band of the mean rows per transaction, or null for any (one writer)
  */
-public record WorkloadClass(IndexEngine engine, Band writers, ClientStyle client, Rate rate, Band txRows) {
+public record WorkloadClass(IndexEngine engine, boolean secondary, Band writers, ClientStyle client, Rate rate, Band txRows) {
+
+    private static final String SECONDARY = "+public_id";
 
     /** Shown where a class takes any value. */
     public static final String ANY = "any";
@@ -86,11 +90,21 @@ public record WorkloadClass(IndexEngine engine, Band writers, ClientStyle client
      * @return the workload's class on that engine
      */
     public static WorkloadClass of(IndexEngine engine, Workload w) {
+        return of(engine, w, false);
+    }
+
+    /**
+     * @param engine the engine
+     * @param w the workload
+     * @param secondary whether the index is a {@code public_id} secondary index
+     * @return the workload's class on that engine
+     */
+    public static WorkloadClass of(IndexEngine engine, Workload w, boolean secondary) {
         Band writers = Band.of(WRITER_BANDS, w.writers());
         if (w.writers() == 1) {
-            return new WorkloadClass(engine, writers, null, null, null);
+            return new WorkloadClass(engine, secondary, writers, null, null, null);
         }
-        return new WorkloadClass(engine, writers, w.client(), w.rateLimited() ? Rate.LIMITED : Rate.FREE,
+        return new WorkloadClass(engine, secondary, writers, w.client(), w.rateLimited() ? Rate.LIMITED : Rate.FREE,
                 Band.of(TX_BANDS, w.meanTxRows()));
     }
 
@@ -104,14 +118,16 @@ public record WorkloadClass(IndexEngine engine, Band writers, ClientStyle client
         if (p.length != 5) {
             throw new IllegalArgumentException("'" + id + "' is not a workload class; expected engine/writers/client/rate/rows per transaction");
         }
-        IndexEngine engine = IndexEngine.valueOf(p[0].toUpperCase(Locale.ROOT));
-        return new WorkloadClass(engine, Band.parse(p[1]), p[2].equals(ANY) ? null : ClientStyle.parse(p[2]),
+        boolean secondary = p[0].endsWith(SECONDARY);
+        IndexEngine engine = IndexEngine.valueOf(p[0].substring(0, p[0].length() - (secondary ? SECONDARY.length() : 0))
+                .toUpperCase(Locale.ROOT));
+        return new WorkloadClass(engine, secondary, Band.parse(p[1]), p[2].equals(ANY) ? null : ClientStyle.parse(p[2]),
                 p[3].equals(ANY) ? null : Rate.valueOf(p[3].toUpperCase(Locale.ROOT)), p[4].equals(ANY) ? null : Band.parse(p[4]));
     }
 
     /** @return a short name, e.g. {@code innodb/5-16/single/free/1-10} */
     public String id() {
-        return engine.name().toLowerCase(Locale.ROOT) + "/" + writers + "/" + (client == null ? ANY : client.cliName()) + "/"
+        return engine.name().toLowerCase(Locale.ROOT) + (secondary ? SECONDARY : "") + "/" + writers + "/" + (client == null ? ANY : client.cliName()) + "/"
                 + (rate == null ? ANY : rate.name().toLowerCase(Locale.ROOT)) + "/" + (txRows == null ? ANY : txRows);
     }
 
@@ -122,7 +138,7 @@ public record WorkloadClass(IndexEngine engine, Band writers, ClientStyle client
             case POSTGRESQL -> "PostgreSQL";
             case SQLITE -> "SQLite";
             default -> engine.name();
-        };
+        } + (secondary ? ", a UUID public_id secondary index" : "");
         if (client == null) {
             return name + ", 1 writer (any client, rate and transaction size)";
         }
