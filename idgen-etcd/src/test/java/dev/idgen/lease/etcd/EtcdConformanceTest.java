@@ -7,10 +7,12 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.Timeout;
 
 /** The lease conformance suite on a real etcd member (a child process on loopback). */
+@Tag("slow")
 @Timeout(value = 600, unit = TimeUnit.SECONDS)
 class EtcdConformanceTest {
 

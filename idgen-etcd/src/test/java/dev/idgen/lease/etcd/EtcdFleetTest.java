@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.Timeout;
  * puts, each renewal one ({@code /metrics}). 200 claimers by default; {@code -Didgen.test.fleet.claimers=1000}
  * for the large setting.
  */
+@Tag("slow")
 @Timeout(value = 600, unit = TimeUnit.SECONDS)
 class EtcdFleetTest {
 

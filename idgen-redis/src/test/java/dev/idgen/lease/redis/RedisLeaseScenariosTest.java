@@ -8,9 +8,11 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.TestFactory;
 
 /** The shared lease suite, every scenario on one private {@code redis-server}, ttl 3 s. */
+@Tag("slow")
 class RedisLeaseScenariosTest {
 
     /** A scenario waits a few ttls; more than this is a hang. */
