@@ -70,10 +70,8 @@ final class ZooKeeperLeases {
             throw new IdgenConfigurationException("idgen.machine-id.source=zookeeper needs"
                     + " idgen.machine-id.zookeeper.connect-string (host:port,...) or a CuratorFramework bean");
         }
+        ZkMachineIdLease.Builder b = builder(p, layout, client).reclaimAnyId(reclaimAnyId);
         try {
-            ZkMachineIdLease.Builder b = ZkMachineIdLease.builder(client).path(p.getPath()).layout(layout)
-                    .maxMachineId(layout.maxMachineId()).reclaimAnyId(reclaimAnyId);
-            p.timings(b::ttl, b::renewEvery);
             return b.acquire(); // closed (released) by Spring at shutdown, before the client it uses
         } catch (MachineIdLeaseException | IllegalArgumentException e) {
             throw new IdgenConfigurationException("idgen.machine-id.source=zookeeper: no machine id could be claimed"
@@ -88,9 +86,18 @@ final class ZooKeeperLeases {
             throw new IdgenConfigurationException("idgen.machine-id.check-with=zookeeper needs"
                     + " idgen.machine-id.zookeeper.connect-string (host:port,...) or a CuratorFramework bean");
         }
-        ZkMachineIdLease.Builder b = ZkMachineIdLease.builder(client).path(p.getPath()).layout(layout)
-                .maxMachineId(layout.maxMachineId()).machineId(id);
-        p.timings(b::ttl, b::renewEvery);
-        return b.acquire();
+        return builder(p, layout, client).machineId(id).acquire();
+    }
+
+    private static ZkMachineIdLease.Builder builder(IdgenProperties.Zookeeper p, SnowflakeLayout layout,
+            CuratorFramework client) {
+        ZkMachineIdLease.Builder b;
+        try {
+            b = ZkMachineIdLease.builder(client).path(p.getPath());
+        } catch (IllegalArgumentException e) {
+            throw new IdgenConfigurationException("idgen.machine-id.zookeeper.path=" + p.getPath() + ": "
+                    + e.getMessage(), e);
+        }
+        return LeaseBuilders.configure(b, "zookeeper", p, layout, true);
     }
 }
