@@ -1,0 +1,90 @@
+package dev.idgen.segment;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneId;
+import org.junit.jupiter.api.Test;
+
+/** The edges of what the segment values accept: ranges, date groups, prefixes, counters. */
+class SegmentBoundsTest {
+
+    @Test
+    void aGrantMayStartAtZeroAndEndAtItsLimit() {
+        SegmentGrant zero = new SegmentGrant(0, 0, Instant.EPOCH);
+        assertEquals(1, zero.size());
+        SegmentGrant top = new SegmentGrant(SegmentGrant.MAX_LAST - 9, SegmentGrant.MAX_LAST, Instant.EPOCH);
+        assertEquals(10, top.size());
+        assertThrows(IllegalArgumentException.class, () -> new SegmentGrant(-1, 0, Instant.EPOCH));
+        assertThrows(IllegalArgumentException.class, () -> new SegmentGrant(0, SegmentGrant.MAX_LAST + 1, Instant.EPOCH));
+    }
+
+    @Test
+    void dateGroupsCoverYearsOneTo9999() {
+        assertEquals("00010101", DateGroup.DAY.key(LocalDate.of(1, 1, 1)));
+        assertEquals("999912", DateGroup.MONTH.key(LocalDate.of(9999, 12, 31)));
+        assertEquals(LocalDate.of(1, 1, 1), DateGroup.YEAR.parse("0001"));
+        assertEquals(LocalDate.of(2026, 12, 1), DateGroup.MONTH.parse("202612"));
+        assertEquals(LocalDate.of(2026, 12, 3), DateGroup.DAY.parse("20261203"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> DateGroup.YEAR.key(LocalDate.of(10_000, 1, 1)))
+                .getMessage().startsWith("year 10000 of +10000-01-01 is out of range 1..9999"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> DateGroup.YEAR.key(LocalDate.of(0, 1, 1)))
+                .getMessage().startsWith("year 0 of"));
+        assertEquals("date group '0000' is no date yyyy in years 1..9999 (year 0000)",
+                assertThrows(IllegalArgumentException.class, () -> DateGroup.YEAR.parse("0000")).getMessage());
+        assertEquals("date group '2026x203' is not 8 digits yyyyMMdd",
+                assertThrows(IllegalArgumentException.class, () -> DateGroup.DAY.parse("2026x203")).getMessage());
+    }
+
+    @Test
+    void prefixesArePrintableAsciiWithoutSpacesUpTo32() {
+        String edges = "!~" + "P".repeat(30);
+        assertEquals(edges, BusinessNumberFormat.builder().prefix(edges).build().prefix());
+        for (String bad : new String[] {"A B", "A\u007fB", "P".repeat(33)}) {
+            assertTrue(assertThrows(IllegalArgumentException.class, () -> BusinessNumberFormat.builder().prefix(bad))
+                    .getMessage().endsWith("must be 0 to 32 printable ASCII characters without spaces"), bad);
+        }
+    }
+
+    @Test
+    void aPatternOfCounterAloneHasNoDate() {
+        assertTrue(assertThrows(IllegalArgumentException.class,
+                () -> BusinessNumberFormat.builder().pattern("NNNNNN")).getMessage()
+                .contains("it has no date yyyyMMdd, yyyyMM or yyyy before the counter"));
+    }
+
+    @Test
+    void formatsSayWhatTheyAre() {
+        BusinessNumberFormat tokyo = BusinessNumberFormat.builder().pattern("T-yyyyMM-NNN").zone(ZoneId.of("Asia/Tokyo"))
+                .build();
+        assertEquals(ZoneId.of("Asia/Tokyo"), tokyo.zone());
+        assertEquals("T-yyyyMM-NNN (Asia/Tokyo)", tokyo.toString());
+        BusinessNumber n = tokyo.parse("T-202612-007");
+        assertEquals("T-202612-007", n.toString());
+        assertEquals(1, new BusinessNumber("x", "", LocalDate.EPOCH, 1).counter());
+        assertThrows(IllegalArgumentException.class, () -> new BusinessNumber("x", "", LocalDate.EPOCH, 0));
+    }
+
+    @Test
+    void sourcesNameThemselves() {
+        assertEquals("in-memory", new InMemorySegmentSource().describe());
+        assertEquals("Named", new Named().describe());
+        SegmentSource anonymous = new SegmentSource() {
+            @Override
+            public SegmentGrant grant(String name, long step) {
+                return null;
+            }
+        };
+        assertEquals(anonymous.getClass().getName(), anonymous.describe());
+    }
+
+    private static final class Named implements SegmentSource {
+        @Override
+        public SegmentGrant grant(String name, long step) {
+            return null;
+        }
+    }
+}
