@@ -37,4 +37,5 @@ module dev.idgen.core {
     exports dev.idgen.text;
     exports dev.idgen.ulid;
     exports dev.idgen.segment;
+    exports dev.idgen.segment.spi;
 }

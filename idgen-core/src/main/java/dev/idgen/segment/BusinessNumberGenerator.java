@@ -1,6 +1,8 @@
 package dev.idgen.segment;
 
 import dev.idgen.IdGenerator;
+import dev.idgen.segment.spi.SegmentGrant;
+import dev.idgen.segment.spi.SegmentSource;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.time.LocalDate;

@@ -1,5 +1,7 @@
 package dev.idgen.segment;
 
+import dev.idgen.segment.spi.SegmentGrant;
+import dev.idgen.segment.spi.SegmentSource;
 import java.time.InstantSource;
 import java.util.Map;
 import java.util.Objects;

@@ -1,6 +1,8 @@
 package dev.idgen.segment;
 
 import dev.idgen.LongIdGenerator;
+import dev.idgen.segment.spi.SegmentGrant;
+import dev.idgen.segment.spi.SegmentSource;
 import dev.idgen.text.Quote;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;

@@ -4,7 +4,7 @@
  *
  * <p>The concept: a store (a database row, a Redis key) keeps one counter per name. A generator
  * does not ask it for every number; it asks for a range ("segment") of {@code step} numbers in one
- * atomic increment of the store ({@link dev.idgen.segment.SegmentSource#grant}) and counts through
+ * atomic increment of the store ({@link dev.idgen.segment.spi.SegmentSource#grant}) and counts through
  * the range in memory. The store's increment is the only authority: no range is granted twice, so
  * any number of generators in any number of processes never repeat a number (invariant 7), and a
  * restart only leaves a gap (the unused rest of what the process held). While one range is counted
@@ -13,7 +13,7 @@
  * <ul>
  *   <li>{@link dev.idgen.segment.SegmentGenerator}: the lock-free, allocation-free generator with
  *       adaptive prefetch and a bounded wait;</li>
- *   <li>{@link dev.idgen.segment.SegmentSource} and {@link dev.idgen.segment.SegmentGrant}: the SPI
+ *   <li>{@link dev.idgen.segment.spi.SegmentSource} and {@link dev.idgen.segment.spi.SegmentGrant}: the SPI
  *       a store implements; {@link dev.idgen.segment.InMemorySegmentSource} for tests;</li>
  *   <li>{@link dev.idgen.segment.BusinessNumberFormat} and
  *       {@link dev.idgen.segment.BusinessNumberGenerator}: numbers such as

@@ -3,7 +3,7 @@ package dev.idgen.hibernate;
 import dev.idgen.IdGenerator;
 import dev.idgen.LongIdGenerator;
 import dev.idgen.segment.SegmentGenerator;
-import dev.idgen.segment.SegmentSource;
+import dev.idgen.segment.spi.SegmentSource;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.function.Function;

@@ -24,7 +24,7 @@ import org.hibernate.annotations.ValueGenerationType;
  *
  * <p>The number comes from {@link EntityIds#segment(String) EntityIds.segment(value())} of the
  * {@link EntityIds} in force (see {@link EntityIds#SETTING}); give Hibernate one made with
- * {@link EntityIds#withSegments(dev.idgen.segment.SegmentSource, long)}. Every attribute naming the
+ * {@link EntityIds#withSegments(dev.idgen.segment.spi.SegmentSource, long)}. Every attribute naming the
  * same counter in one session factory shares one generator; session factories (and processes) on
  * one store never share a number, because the store grants each range once. When the store is
  * unreachable and the generator's ranges are spent, the persist fails with

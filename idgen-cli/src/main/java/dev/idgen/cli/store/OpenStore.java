@@ -1,6 +1,6 @@
 package dev.idgen.cli.store;
 
-import dev.idgen.segment.SegmentSource;
+import dev.idgen.segment.spi.SegmentSource;
 import dev.idgen.segment.etcd.EtcdSegmentSource;
 import dev.idgen.segment.jdbc.JdbcSegmentSource;
 import dev.idgen.segment.redis.RedisSegmentSource;

@@ -1,8 +1,8 @@
 package dev.idgen.segment.etcd;
 
 import dev.idgen.segment.SegmentGenerator;
-import dev.idgen.segment.SegmentGrant;
-import dev.idgen.segment.SegmentSource;
+import dev.idgen.segment.spi.SegmentGrant;
+import dev.idgen.segment.spi.SegmentSource;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
 import io.etcd.jetcd.KeyValue;

@@ -8,7 +8,7 @@ import dev.idgen.lease.etcd.EtcdCluster;
 import dev.idgen.segment.BusinessNumberFormat;
 import dev.idgen.segment.BusinessNumberGenerator;
 import dev.idgen.segment.SegmentGenerator;
-import dev.idgen.segment.SegmentGrant;
+import dev.idgen.segment.spi.SegmentGrant;
 import dev.idgen.segment.SegmentUnavailableException;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;

@@ -1,6 +1,6 @@
 package dev.idgen.segment.etcd;
 
-import dev.idgen.segment.SegmentSource;
+import dev.idgen.segment.spi.SegmentSource;
 import dev.idgen.testkit.segment.SegmentStoreOpener;
 import io.etcd.jetcd.Client;
 import java.time.Duration;

@@ -2,8 +2,8 @@ package dev.idgen.segment.jdbc;
 
 import dev.idgen.lease.jdbc.SqlDialect;
 import dev.idgen.segment.SegmentGenerator;
-import dev.idgen.segment.SegmentGrant;
-import dev.idgen.segment.SegmentSource;
+import dev.idgen.segment.spi.SegmentGrant;
+import dev.idgen.segment.spi.SegmentSource;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -1,5 +1,5 @@
 /**
- * A {@link dev.idgen.segment.SegmentSource} on a database table over plain JDBC:
+ * A {@link dev.idgen.segment.spi.SegmentSource} on a database table over plain JDBC:
  * {@link dev.idgen.segment.jdbc.JdbcSegmentSource}. It sits in this module because the module
  * already holds the JDBC client glue (dialect detection, the database clock); it has its own
  * package because a segment counter is no lease: when the module becomes {@code idgen-jdbc}, the

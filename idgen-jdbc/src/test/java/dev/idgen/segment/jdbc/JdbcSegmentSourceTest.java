@@ -8,7 +8,7 @@ import dev.idgen.segment.BusinessNumberFormat;
 import dev.idgen.segment.BusinessNumberGenerator;
 import dev.idgen.segment.DateGroup;
 import dev.idgen.segment.SegmentGenerator;
-import dev.idgen.segment.SegmentGrant;
+import dev.idgen.segment.spi.SegmentGrant;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,6 +1,6 @@
 package dev.idgen.segment.jdbc;
 
-import dev.idgen.segment.SegmentSource;
+import dev.idgen.segment.spi.SegmentSource;
 import dev.idgen.testkit.segment.SegmentStoreOpener;
 import java.time.Duration;
 import java.util.List;

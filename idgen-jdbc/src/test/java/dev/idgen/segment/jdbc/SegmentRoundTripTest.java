@@ -3,8 +3,8 @@ package dev.idgen.segment.jdbc;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.idgen.segment.SegmentGenerator;
-import dev.idgen.segment.SegmentGrant;
-import dev.idgen.segment.SegmentSource;
+import dev.idgen.segment.spi.SegmentGrant;
+import dev.idgen.segment.spi.SegmentSource;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;

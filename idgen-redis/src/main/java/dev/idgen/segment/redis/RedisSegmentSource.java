@@ -1,8 +1,8 @@
 package dev.idgen.segment.redis;
 
 import dev.idgen.segment.SegmentGenerator;
-import dev.idgen.segment.SegmentGrant;
-import dev.idgen.segment.SegmentSource;
+import dev.idgen.segment.spi.SegmentGrant;
+import dev.idgen.segment.spi.SegmentSource;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;

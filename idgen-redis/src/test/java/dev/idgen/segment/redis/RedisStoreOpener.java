@@ -1,6 +1,6 @@
 package dev.idgen.segment.redis;
 
-import dev.idgen.segment.SegmentSource;
+import dev.idgen.segment.spi.SegmentSource;
 import dev.idgen.testkit.segment.SegmentStoreOpener;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;

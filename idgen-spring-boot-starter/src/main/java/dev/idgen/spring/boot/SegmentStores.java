@@ -1,6 +1,6 @@
 package dev.idgen.spring.boot;
 
-import dev.idgen.segment.SegmentSource;
+import dev.idgen.segment.spi.SegmentSource;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.util.ClassUtils;

@@ -1,6 +1,6 @@
 package dev.idgen.testkit.segment;
 
-import dev.idgen.segment.SegmentSource;
+import dev.idgen.segment.spi.SegmentSource;
 import java.util.List;
 
 /**

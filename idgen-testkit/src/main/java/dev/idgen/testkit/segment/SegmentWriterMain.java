@@ -1,7 +1,7 @@
 package dev.idgen.testkit.segment;
 
 import dev.idgen.segment.SegmentGenerator;
-import dev.idgen.segment.SegmentSource;
+import dev.idgen.segment.spi.SegmentSource;
 import dev.idgen.segment.SegmentUnavailableException;
 import java.io.BufferedOutputStream;
 import java.io.DataOutputStream;

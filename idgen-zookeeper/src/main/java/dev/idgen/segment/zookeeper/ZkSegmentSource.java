@@ -1,8 +1,8 @@
 package dev.idgen.segment.zookeeper;
 
 import dev.idgen.segment.SegmentGenerator;
-import dev.idgen.segment.SegmentGrant;
-import dev.idgen.segment.SegmentSource;
+import dev.idgen.segment.spi.SegmentGrant;
+import dev.idgen.segment.spi.SegmentSource;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Objects;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idgen.segment.SegmentGenerator;
-import dev.idgen.segment.SegmentGrant;
+import dev.idgen.segment.spi.SegmentGrant;
 import dev.idgen.segment.SegmentUnavailableException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package dev.idgen.segment.zookeeper;
 
-import dev.idgen.segment.SegmentSource;
+import dev.idgen.segment.spi.SegmentSource;
 import dev.idgen.testkit.segment.SegmentStoreOpener;
 import java.util.List;
 import java.util.concurrent.TimeUnit;

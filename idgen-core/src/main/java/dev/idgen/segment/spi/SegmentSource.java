@@ -1,5 +1,8 @@
-package dev.idgen.segment;
+package dev.idgen.segment.spi;
 
+import dev.idgen.segment.BusinessNumberGenerator;
+import dev.idgen.segment.InMemorySegmentSource;
+import dev.idgen.segment.SegmentGenerator;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
 

@@ -1,5 +1,6 @@
-package dev.idgen.segment;
+package dev.idgen.segment.spi;
 
+import dev.idgen.segment.SegmentGenerator;
 import java.time.Instant;
 import java.util.Objects;
 

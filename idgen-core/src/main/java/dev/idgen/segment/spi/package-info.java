@@ -1,0 +1,9 @@
+/**
+ * For segment store implementers: the contract a store keeps
+ * ({@link dev.idgen.segment.spi.SegmentSource}: grant a range of a named counter in one atomic
+ * operation, tell the store's time, describe itself) and the range it answers with
+ * ({@link dev.idgen.segment.spi.SegmentGrant}). A store module implements only this; the
+ * generators in {@link dev.idgen.segment} do the rest. Users of segment numbers need this package
+ * only to pass a store to a generator.
+ */
+package dev.idgen.segment.spi;
