@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.idgen.segment.spi.SegmentGrant;
+import dev.idgen.segment.spi.SegmentSource;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneId;
@@ -79,6 +81,40 @@ class SegmentBoundsTest {
             }
         };
         assertEquals(anonymous.getClass().getName(), anonymous.describe());
+    }
+
+    @Test
+    void theWaitAfterALostWriteDoublesUpToTheSixthAndStartsAtOneNanosecond() {
+        java.util.random.RandomGenerator highest = new java.util.random.RandomGenerator() {
+            @Override
+            public long nextLong() {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public long nextLong(long origin, long bound) {
+                return bound - 1;
+            }
+        };
+        long[] longest = new long[9];
+        for (int lost = 0; lost <= 8; lost++) {
+            longest[lost] = SegmentSource.backOffNanos(lost, highest) + 1;
+        }
+        // 100 µs × 2^min(lost, 6), lost counted from 1
+        assertEquals(java.util.List.of(200_000L, 200_000L, 400_000L, 800_000L, 1_600_000L, 3_200_000L, 6_400_000L,
+                6_400_000L, 6_400_000L), java.util.Arrays.stream(longest).boxed().toList());
+        java.util.random.RandomGenerator lowest = new java.util.random.RandomGenerator() {
+            @Override
+            public long nextLong() {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public long nextLong(long origin, long bound) {
+                return origin;
+            }
+        };
+        assertEquals(1, SegmentSource.backOffNanos(3, lowest));
     }
 
     private static final class Named implements SegmentSource {

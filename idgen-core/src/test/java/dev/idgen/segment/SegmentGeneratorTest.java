@@ -406,6 +406,12 @@ class SegmentGeneratorTest {
         assertTrue(assertThrows(IllegalArgumentException.class, () -> b.maxWait(Duration.ZERO)).getMessage()
                 .contains("maxWait PT0S is out of range"));
         assertTrue(assertThrows(IllegalStateException.class, b::build).getMessage().contains("source missing"));
+        assertTrue(assertThrows(IllegalStateException.class,
+                () -> SegmentGenerator.builder().source(new InMemorySegmentSource()).build()).getMessage()
+                .endsWith("(source set, name missing)"));
+        assertEquals("prefetch bounds (0, 1025) must satisfy 0 <= min <= max <= 1024",
+                assertThrows(IllegalArgumentException.class, () -> b.prefetch(0, 1025)).getMessage());
+        b.prefetch(0, SegmentGenerator.MAX_PREFETCH);
         assertThrows(IllegalArgumentException.class, () -> new SegmentGrant(5, 4, Instant.EPOCH));
         assertThrows(IllegalArgumentException.class, () -> new SegmentGrant(-1, 4, Instant.EPOCH));
         assertThrows(IllegalArgumentException.class, () -> new SegmentGrant(1, Long.MAX_VALUE, Instant.EPOCH));

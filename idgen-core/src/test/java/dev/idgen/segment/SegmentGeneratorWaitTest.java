@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idgen.segment.SegmentGeneratorTest.HandClock;
 import dev.idgen.segment.SegmentGeneratorTest.ScriptedSource;
+import dev.idgen.segment.spi.SegmentSource;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.List;
