@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Lincheck's model checker explores thread interleavings of random scenarios (2 threads, a few
  * {@code next()} and {@code tick()} calls each, plus calls before and after) and requires every
- * outcome to match some sequential order of {@link TickCounterSpec}, consistent with real time.
+ * outcome to match some sequential order of {@link TickCounterSpec} (of a plain counter for the
+ * segment generator), consistent with real time.
  */
 class LinearizabilityTest {
 
@@ -47,6 +48,16 @@ class LinearizabilityTest {
     @Test
     void uuidV7CounterRolloverIsLinearizable() {
         options(Targets.V7RolloverSpec.class).check(Targets.V7Rollover.class);
+    }
+
+    @Test
+    void segmentGeneratorIsLinearizable() {
+        options(Targets.CountingSpec.class).check(Targets.Segments.class);
+    }
+
+    @Test
+    void segmentGeneratorWithoutPrefetchIsLinearizable() {
+        options(Targets.CountingSpec.class).check(Targets.SegmentsNoPrefetch.class);
     }
 
     @Test
