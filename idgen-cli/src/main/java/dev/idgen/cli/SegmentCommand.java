@@ -81,6 +81,11 @@ final class SegmentCommand implements Callable<Integer> {
             description = "Put before /<name> to make the etcd key (default: /idgen/segments; --etcd only).")
     private String namespace;
 
+    @Option(names = "--allow-lossy-store", description = "Accept a store that may lose a grant it acknowledged (Redis"
+            + " without appendonly/appendfsync always, a database with fsync or synchronous_commit off); without it such"
+            + " a store is refused, naming the setting (--jdbc-url and --redis-url only).")
+    private boolean allowLossyStore;
+
     @Option(names = "--name", required = true, paramLabel = "NAME", description = "The counter, e.g. orders.")
     private String name;
 
@@ -132,6 +137,9 @@ final class SegmentCommand implements Callable<Integer> {
                     + String.join(", ", ORDER));
         }
         String store = given.get(0);
+        if (allowLossyStore && !store.equals("--jdbc-url") && !store.equals("--redis-url")) {
+            throw usage("--allow-lossy-store applies to --jdbc-url and --redis-url only, not to " + store);
+        }
         for (String other : ORDER) {
             if (!other.equals(store)) {
                 for (String flag : STORES.get(other)) {
@@ -147,8 +155,8 @@ final class SegmentCommand implements Callable<Integer> {
     private OpenStore open(String store) {
         try {
             return switch (store) {
-                case "--jdbc-url" -> OpenStore.jdbc(jdbcUrl, user, password, table, createTable);
-                case "--redis-url" -> OpenStore.redis(redisUrl, keyPrefix);
+                case "--jdbc-url" -> OpenStore.jdbc(jdbcUrl, user, password, table, createTable, allowLossyStore);
+                case "--redis-url" -> OpenStore.redis(redisUrl, keyPrefix, allowLossyStore);
                 case "--zookeeper" -> OpenStore.zookeeper(zookeeper, path);
                 case "--etcd" -> OpenStore.etcd(etcd, namespace);
                 default -> throw new IllegalStateException("no store " + store);

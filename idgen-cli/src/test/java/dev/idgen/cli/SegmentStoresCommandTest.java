@@ -61,9 +61,13 @@ class SegmentStoresCommandTest {
         String prefix = "idgen:test:cli:" + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 8) + ":";
         RedisClient client = RedisClient.create(REDIS);
         try (StatefulRedisConnection<String, String> c = connectOrSkip(client)) {
-            countsAcrossRuns("--redis-url", REDIS, "--key-prefix", prefix);
+            // the machine's Redis keeps nothing on disk: refused, naming the setting, unless accepted
+            Cli.Run refused = Cli.run("segment", "--redis-url", REDIS, "--key-prefix", prefix, "--name", "orders");
+            assertTrue(refused.err().contains("appendonly is no") && refused.err().contains("allowLossyStore(true)"),
+                    refused.err());
+            countsAcrossRuns("--redis-url", REDIS, "--key-prefix", prefix, "--allow-lossy-store");
             assertEquals("16", c.sync().get(prefix + "orders"), "the key holds the last number granted (13 + 4 - 1)");
-            c.sync().del(prefix + "orders", prefix + "invoices");
+            c.sync().del(prefix + "orders", prefix + "invoices", prefix);
         } finally {
             client.shutdown();
         }
@@ -117,6 +121,7 @@ class SegmentStoresCommandTest {
             --zookeeper 127.0.0.1:1 --table t --name x                        | --table applies to --jdbc-url only, not to --zookeeper
             --redis-url redis://127.0.0.1:1 --path /p --name x                | --path applies to --zookeeper only, not to --redis-url
             --etcd http://127.0.0.1:1 --key-prefix p: --name x                | --key-prefix applies to --redis-url only, not to --etcd
+            --zookeeper 127.0.0.1:1 --allow-lossy-store --name x              | --allow-lossy-store applies to --jdbc-url and --redis-url only, not to --zookeeper
             --jdbc-url jdbc:h2:mem:x --namespace /n --name x                  | --namespace applies to --etcd only, not to --jdbc-url
             --zookeeper 127.0.0.1 --name x                                    | --zookeeper '127.0.0.1': '127.0.0.1' is not host:port
             --etcd 127.0.0.1:2379 --name x                                    | --etcd '127.0.0.1:2379': '127.0.0.1:2379' is not an etcd endpoint

@@ -259,6 +259,16 @@ public final class BusinessNumberFormat {
          *     and says what is allowed
          */
         public Builder pattern(String pattern) {
+            Builder read = read(pattern, zone);
+            this.prefix = read.prefix;
+            this.separator = read.separator;
+            this.group = read.group;
+            this.width = read.width;
+            return this;
+        }
+
+        /** The parts a pattern stands for, or a refusal quoting it. */
+        private static Builder read(String pattern, ZoneId zone) {
             Objects.requireNonNull(pattern, "pattern");
             int end = pattern.length();
             int counterStart = end;
@@ -296,15 +306,11 @@ public final class BusinessNumberFormat {
             } catch (IllegalArgumentException e) {
                 throw badPattern(pattern, e.getMessage());
             }
-            String written = candidate.build().pattern();
+            String written = new BusinessNumberFormat(candidate).pattern();
             if (!written.equals(pattern)) {
                 throw badPattern(pattern, "it reads as " + Quote.of(written) + ", which is not the same");
             }
-            this.prefix = candidate.prefix;
-            this.separator = candidate.separator;
-            this.group = candidate.group;
-            this.width = candidate.width;
-            return this;
+            return candidate;
         }
 
         private static IllegalArgumentException badPattern(String pattern, String why) {
@@ -321,9 +327,39 @@ public final class BusinessNumberFormat {
             return this;
         }
 
-        /** {@return the format} */
+        /**
+         * Builds the format, making sure its {@link BusinessNumberFormat#pattern() pattern} reads back
+         * as the same parts, so that {@link #pattern(String)} (and {@code idgen decode --pattern})
+         * reads every number the format writes. A separator holding {@code N} or a date letter can
+         * make a pattern that reads otherwise: prefix {@code INV}, separator {@code N}, width 6 writes
+         * {@code INVNyyyyMMddNNNNNNN}, which reads as prefix {@code INVN}, no separator, width 7.
+         *
+         * @return the format
+         * @throws IllegalArgumentException if the parts make a pattern that reads as other parts,
+         *     naming both
+         */
         public BusinessNumberFormat build() {
-            return new BusinessNumberFormat(this);
+            BusinessNumberFormat f = new BusinessNumberFormat(this);
+            String pattern = f.pattern();
+            Builder back;
+            try {
+                back = read(pattern, zone);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(parts(this) + " write pattern " + Quote.of(pattern)
+                        + ", which cannot be read back (" + e.getMessage() + "); choose other parts", e);
+            }
+            if (!back.prefix.equals(prefix) || !back.separator.equals(separator) || back.group != group
+                    || back.width != width) {
+                throw new IllegalArgumentException(parts(this) + " write pattern " + Quote.of(pattern) + ", which reads"
+                        + " back as " + parts(back) + ", so numbers written could not be read; choose a separator"
+                        + " without N, y, M or d");
+            }
+            return f;
+        }
+
+        private static String parts(Builder b) {
+            return "prefix " + Quote.of(b.prefix) + ", separator " + Quote.of(b.separator) + ", "
+                    + b.group.name().toLowerCase(java.util.Locale.ROOT) + " group, width " + b.width;
         }
 
         private static String printable(String what, String s, int max) {

@@ -25,6 +25,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * clock runs slow against the store's since the last reading, and a restarted process numbers by
  * the store's date whatever its own clock says.
  *
+ * <p><b>The pattern is part of the counter.</b> Before its first grant the generator records its
+ * pattern with the store under its name ({@link SegmentSource#recordPattern}) and refuses to go on
+ * when the store has another one on record ({@link PatternConflictException}): counters are keyed by
+ * name and date group, so {@code INVyyyyMMddNN} and {@code INVyyyyMMNNNN} under one name would both
+ * write {@code INV2026120301}. The zone is not recorded: groups of one name in two zones share
+ * their counters, so their numbers differ even where their dates do not.
+ *
  * <p>Business numbers are few; this generator favours that rule over speed: a short lock, no
  * prefetch, two store round trips (time and grant) per {@code step} numbers, made on the caller's
  * thread. The default step is 1 (no number is lost to a restart); a larger step trades gaps for
@@ -40,6 +47,7 @@ public final class BusinessNumberGenerator implements IdGenerator<String> {
     private final ReentrantLock lock = new ReentrantLock();
 
     // guarded by lock
+    private boolean patternRecorded;
     private LocalDate group;
     private long next = 1;
     private long last;
@@ -69,6 +77,7 @@ public final class BusinessNumberGenerator implements IdGenerator<String> {
      * @return the next number with its parts
      * @throws SegmentUnavailableException if the store could not be asked, or the group has used
      *     every counter the width allows
+     * @throws PatternConflictException if the store has another pattern on record for this name
      */
     public BusinessNumber nextNumber() {
         lock.lock();
@@ -98,7 +107,42 @@ public final class BusinessNumberGenerator implements IdGenerator<String> {
         }
     }
 
+    /**
+     * Records this generator's pattern with its store, or finds the one on record
+     * ({@link SegmentSource#recordPattern}); {@link #nextNumber()} does it before its first grant.
+     * Call it at start-up to fail there rather than on the first number.
+     *
+     * @throws PatternConflictException if the store has another pattern on record for this name
+     * @throws SegmentUnavailableException if the store could not be asked, or cannot record patterns
+     */
+    public void checkPattern() {
+        lock.lock();
+        try {
+            recordPattern();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void recordPattern() {
+        if (patternRecorded) {
+            return;
+        }
+        String recorded;
+        try {
+            recorded = source.recordPattern(name, format.pattern());
+        } catch (RuntimeException e) {
+            throw new SegmentUnavailableException("no business number for '" + name + "': could not record its pattern "
+                    + format.pattern() + " with " + source.describe() + ": " + e, e);
+        }
+        if (!format.pattern().equals(recorded)) {
+            throw new PatternConflictException(name, recorded, format.pattern(), source.describe());
+        }
+        patternRecorded = true;
+    }
+
     private void take() {
+        recordPattern();
         Instant storeNow = storeNow();
         for (int attempt = 0; attempt < 3; attempt++) {
             LocalDate g = format.groupOf(storeNow);

@@ -19,6 +19,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class InMemorySegmentSource implements SegmentSource {
 
     private final Map<String, AtomicLong> counters = new ConcurrentHashMap<>();
+    private final Map<String, String> patterns = new ConcurrentHashMap<>();
     private final AtomicLong grants = new AtomicLong();
     private final InstantSource clock;
 
@@ -42,6 +43,14 @@ public final class InMemorySegmentSource implements SegmentSource {
         long last = counters.computeIfAbsent(name, n -> new AtomicLong()).addAndGet(step);
         grants.incrementAndGet();
         return new SegmentGrant(last - step + 1, last, clock.instant());
+    }
+
+    @Override
+    public String recordPattern(String name, String pattern) {
+        SegmentGenerator.checkName(name);
+        Objects.requireNonNull(pattern, "pattern");
+        String before = patterns.putIfAbsent(name, pattern);
+        return before == null ? pattern : before;
     }
 
     @Override

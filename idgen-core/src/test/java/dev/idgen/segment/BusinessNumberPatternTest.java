@@ -83,4 +83,59 @@ class BusinessNumberPatternTest {
         assertTrue(e.getMessage().contains("INV-yyyyMMdd-NNNNNN") && e.getMessage().contains("INV-202612-000042"),
                 e.getMessage());
     }
+
+    @Test
+    void partsWhosePatternReadsAsOtherPartsAreRefusedNamingBoth() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> BusinessNumberFormat.builder().prefix("INV").separator("N").width(6).build());
+        assertEquals("prefix 'INV', separator 'N', day group, width 6 write pattern 'INVNyyyyMMddNNNNNNN', which reads"
+                + " back as prefix 'INVN', separator '', day group, width 7, so numbers written could not be read;"
+                + " choose a separator without N, y, M or d", e.getMessage());
+        assertThrows(IllegalArgumentException.class,
+                () -> BusinessNumberFormat.builder().separator("MM").group(DateGroup.YEAR).build());
+    }
+
+    /**
+     * Every format that builds writes numbers that its pattern, read again as {@code idgen decode
+     * --pattern} reads it, parses back to the same parts: prefixes and separators drawn from the
+     * letters of the pattern grammar (N, y, M, d), digits and punctuation.
+     */
+    @Test
+    void everyNumberAFormatWritesIsReadByItsPattern() {
+        Random random = new Random(33);
+        String letters = "NyMdA0-/.9";
+        int built = 0;
+        int refused = 0;
+        for (int i = 0; i < 3000; i++) {
+            String prefix = draw(random, letters, random.nextInt(4));
+            String separator = draw(random, letters.replaceAll("[0-9]", ""), random.nextInt(3));
+            DateGroup group = DateGroup.values()[random.nextInt(3)];
+            int width = 1 + random.nextInt(BusinessNumberFormat.MAX_WIDTH);
+            BusinessNumberFormat f;
+            try {
+                f = BusinessNumberFormat.builder().prefix(prefix).separator(separator).group(group).width(width).build();
+            } catch (IllegalArgumentException e) {
+                refused++;
+                continue;
+            }
+            built++;
+            BusinessNumberFormat read = BusinessNumberFormat.builder().pattern(f.pattern()).build();
+            LocalDate day = LocalDate.of(1 + random.nextInt(9999), 1, 1).plusDays(random.nextInt(365));
+            long counter = 1 + (long) (random.nextDouble() * f.maxCounter());
+            String text = f.format(day, counter);
+            BusinessNumber n = read.parse(text);
+            assertEquals(counter, n.counter(), text + " of " + f.pattern());
+            assertEquals(group.start(day), n.date(), text + " of " + f.pattern());
+            assertEquals(prefix, n.prefix(), text + " of " + f.pattern());
+        }
+        assertTrue(built > 1000 && refused > 100, built + " built, " + refused + " refused: the draw must reach both");
+    }
+
+    private static String draw(Random random, String alphabet, int length) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < length; i++) {
+            b.append(alphabet.charAt(random.nextInt(alphabet.length())));
+        }
+        return b.toString();
+    }
 }

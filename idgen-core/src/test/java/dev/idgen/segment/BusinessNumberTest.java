@@ -124,6 +124,11 @@ class BusinessNumberTest {
             }
 
             @Override
+            public String recordPattern(String name, String pattern) {
+                return memory.recordPattern(name, pattern);
+            }
+
+            @Override
             public Instant now() { // read just before midnight; the grant lands just after
                 return Instant.parse("2026-12-03T23:59:59.999Z");
             }
@@ -155,5 +160,66 @@ class BusinessNumberTest {
             assertTrue(seen.add(b.next()));
         }
         assertEquals(2 * 334 * 3, source.lastGranted("invoice:20261203"), "each took ceil(1000 / 3) ranges of 3");
+    }
+
+    @Test
+    void anotherPatternUnderTheSameNameIsRefusedNamingBoth() {
+        SegmentGeneratorTest.HandClock store = new SegmentGeneratorTest.HandClock();
+        store.millis.set(Instant.parse("2026-12-03T10:00:00Z").toEpochMilli());
+        InMemorySegmentSource source = new InMemorySegmentSource(store);
+        BusinessNumberFormat daily = BusinessNumberFormat.builder().pattern("INVyyyyMMddNN").build();
+        BusinessNumberFormat monthly = BusinessNumberFormat.builder().pattern("INVyyyyMMNNNN").build();
+        BusinessNumberGenerator days = BusinessNumberGenerator.builder().source(source).name("invoice").format(daily)
+                .build();
+        Set<String> written = new HashSet<>();
+        for (int i = 0; i < 20; i++) {
+            written.add(days.next());
+        }
+        assertTrue(written.contains("INV2026120301"));
+        BusinessNumberGenerator months = BusinessNumberGenerator.builder().source(source).name("invoice")
+                .format(monthly).build();
+        PatternConflictException e = assertThrows(PatternConflictException.class, months::next);
+        assertEquals("INVyyyyMMddNN", e.recorded());
+        assertEquals("INVyyyyMMNNNN", e.requested());
+        assertTrue(e.getMessage().startsWith("business numbers 'invoice' are recorded on in-memory with pattern"
+                + " INVyyyyMMddNN; pattern INVyyyyMMNNNN is refused under the same name"), e.getMessage());
+        assertEquals(0, source.lastGranted("invoice:202612"), "nothing granted to the refused pattern");
+        assertThrows(PatternConflictException.class, months::checkPattern, "refused again, not only once");
+
+        // the same pattern under the same name goes on counting; the new pattern under a name of its own too
+        BusinessNumberGenerator again = BusinessNumberGenerator.builder().source(source).name("invoice").format(daily)
+                .build();
+        again.checkPattern();
+        assertTrue(written.add(again.next()));
+        BusinessNumberGenerator renamed = BusinessNumberGenerator.builder().source(source).name("invoice-monthly")
+                .format(monthly).build();
+        assertEquals("INV2026120001", renamed.next());
+    }
+
+    @Test
+    void aStoreThatCannotRecordPatternsIsRefusedBeforeAnyGrant() {
+        InMemorySegmentSource memory = new InMemorySegmentSource();
+        SegmentSource noPatterns = new SegmentSource() {
+            @Override
+            public SegmentGrant grant(String name, long step) {
+                return memory.grant(name, step);
+            }
+
+            @Override
+            public Instant now() {
+                return memory.now();
+            }
+
+            @Override
+            public String describe() {
+                return "patternless";
+            }
+        };
+        BusinessNumberGenerator g = BusinessNumberGenerator.builder().source(noPatterns).name("invoice").format(INV)
+                .build();
+        SegmentUnavailableException e = assertThrows(SegmentUnavailableException.class, g::next);
+        assertTrue(e.getMessage().contains("could not record its pattern INV-yyyyMMdd-NNNNNN with patternless")
+                && e.getMessage().contains("patternless cannot record the pattern of business numbers"), e.getMessage());
+        assertEquals(0, memory.grants());
     }
 }

@@ -14,12 +14,16 @@ final class Generations {
     private Generations() {
     }
 
-    /** The {@link EntityIds} under {@link EntityIds#SETTING}, else the process-wide one. */
+    /**
+     * The {@link EntityIds} under {@link EntityIds#SETTING}; without it, the process-wide one, or
+     * while Spring's AOT processing runs, ids that refuse ({@link AotProcessingEntityIds}): the
+     * metamodel built then is never used to insert, and the process has no machine id to give.
+     */
     static EntityIds entityIds(GeneratorCreationContext context) {
         Object value = context.getServiceRegistry().requireService(ConfigurationService.class)
                 .getSettings().get(EntityIds.SETTING);
         if (value == null) {
-            return EntityIds.fromEnvironment();
+            return AotProcessingEntityIds.running() ? AotProcessingEntityIds.INSTANCE : EntityIds.fromEnvironment();
         }
         if (value instanceof EntityIds ids) {
             return ids;

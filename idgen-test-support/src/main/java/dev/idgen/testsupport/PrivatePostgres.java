@@ -66,9 +66,9 @@ final class PrivatePostgres {
         run(prefix, home.resolve("bin/initdb").toString(), "-D", data.toString(), "-U", "postgres", "-A", "trust",
                 "-E", "UTF8", "--no-locale", "--no-sync");
         int port = freePort();
-        // durability is not under test here: no fsync keeps the private server quick
-        String options = "-p " + port + " -h 127.0.0.1 -k " + data + " -c fsync=off -c synchronous_commit=off"
-                + " -c full_page_writes=off -c max_connections=300";
+        // PostgreSQL's durable defaults (fsync, synchronous_commit, full_page_writes on): the segment
+        // store refuses a server without them, as it would a user's
+        String options = "-p " + port + " -h 127.0.0.1 -k " + data + " -c max_connections=300";
         run(prefix, home.resolve("bin/pg_ctl").toString(), "-D", data.toString(), "-o", options, "-l",
                 data.resolve("server.log").toString(), "-w", "-t", "60", "start");
         Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(prefix, home, data), "idgen-test-pg-stop"));

@@ -63,13 +63,15 @@ public final class OpenStore implements AutoCloseable {
      * @param password the password, empty for none
      * @param table the segment table
      * @param createTable whether to create it when missing
+     * @param allowLossyStore whether to accept a database that may lose a committed grant
      * @return the store
      * @throws IllegalArgumentException for a bad table name
      * @throws IllegalStateException if the database cannot be used
      */
-    public static OpenStore jdbc(String url, String user, String password, String table, boolean createTable) {
+    public static OpenStore jdbc(String url, String user, String password, String table, boolean createTable,
+            boolean allowLossyStore) {
         JdbcSegmentSource source = JdbcSegmentSource.builder(new Direct(url, user, password)).table(table)
-                .createTable(createTable).build();
+                .createTable(createTable).allowLossyStore(allowLossyStore).build();
         return new OpenStore(source, url, () -> { });
     }
 
@@ -78,11 +80,12 @@ public final class OpenStore implements AutoCloseable {
      *
      * @param url a Redis URI, e.g. {@code redis://127.0.0.1:6379}
      * @param keyPrefix put before each counter's name to make its key
+     * @param allowLossyStore whether to accept a server that may lose an acknowledged grant
      * @return the store, connected
      * @throws IllegalArgumentException for a URI Lettuce cannot read or a bad prefix
      * @throws IllegalStateException if the server does not answer
      */
-    public static OpenStore redis(String url, String keyPrefix) {
+    public static OpenStore redis(String url, String keyPrefix, boolean allowLossyStore) {
         RedisURI uri;
         try {
             uri = RedisURI.create(url);
@@ -98,7 +101,7 @@ public final class OpenStore implements AutoCloseable {
         try {
             RedisSegmentSource.Builder b;
             StatefulRedisConnection<String, String> connection = client.connect();
-            b = RedisSegmentSource.builder(connection).timeout(TIMEOUT);
+            b = RedisSegmentSource.builder(connection).timeout(TIMEOUT).allowLossyStore(allowLossyStore);
             if (keyPrefix != null) {
                 b.keyPrefix(keyPrefix);
             }

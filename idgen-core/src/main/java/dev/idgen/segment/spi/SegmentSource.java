@@ -20,7 +20,12 @@ import java.util.random.RandomGenerator;
  *   <li>ranges granted for one name increase: a later grant lies wholly above an earlier one;</li>
  *   <li>the first grant of a new name starts at 1;</li>
  *   <li>a failed call grants nothing the caller could use, and throws; it may leave a hole (a range
- *       counted in the store but never received), never a repeat.</li>
+ *       counted in the store but never received), never a repeat: a grant whose answer did not
+ *       arrive whole (the store may or may not have counted it) is never used;</li>
+ *   <li>a grant survives what the store's class documents (a crash of the store right after the
+ *       grant, a restart, a flush, a restored backup), or the source refuses the store with a
+ *       {@link SegmentStoreRefusedException} naming the setting or the loss it found; a source that
+ *       can tell a lost counter from a new one refuses the lost one rather than count again from 1.</li>
  * </ul>
  * Implementations are thread-safe. A call may block on the network; the generator calls it off its
  * callers' threads and bounds how long a caller waits.
@@ -50,6 +55,39 @@ public interface SegmentSource {
     default java.time.Instant now() {
         throw new UnsupportedOperationException(describe() + " cannot tell its time; business numbers need a store"
                 + " that can");
+    }
+
+    /**
+     * Records the pattern that the business numbers of a name are written in, the first time it is
+     * asked for that name, and answers the pattern on record. A business number's counter is keyed
+     * by name and date group only, so two patterns under one name (a day group and a month group,
+     * say) would write the same text twice; {@link BusinessNumberGenerator} refuses a pattern other
+     * than the one on record. Atomic in the store: of two callers recording different patterns at
+     * once, both get the same answer.
+     *
+     * @param name the business numbers' base name, as given to {@link BusinessNumberGenerator}
+     * @param pattern the pattern, as {@link dev.idgen.segment.BusinessNumberFormat#pattern()} writes it
+     * @return the pattern on record for the name: {@code pattern} if there was none, else the one
+     *     recorded first
+     * @throws UnsupportedOperationException if this store cannot record patterns (the default)
+     * @throws RuntimeException if the store could not be asked
+     */
+    default String recordPattern(String name, String pattern) {
+        throw new UnsupportedOperationException(describe() + " cannot record the pattern of business numbers with"
+                + " their counters; business numbers need a store that can");
+    }
+
+    /**
+     * Asks the store whether it keeps what it grants, as the source's class documents (persistence
+     * and sync settings, a table that survives a crash), and refuses it otherwise. Sources that check
+     * do so before their first grant anyway; calling this at start-up fails early instead. The
+     * default checks nothing.
+     *
+     * @throws SegmentStoreRefusedException if the store cannot keep its counters, naming the setting
+     *     and how to accept such a store anyway
+     * @throws RuntimeException if the store could not be asked
+     */
+    default void checkStore() {
     }
 
     /**

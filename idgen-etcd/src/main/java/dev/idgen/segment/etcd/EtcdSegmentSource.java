@@ -74,8 +74,9 @@ public final class EtcdSegmentSource implements SegmentSource {
         SegmentGenerator.checkName(name);
         SegmentGenerator.checkStep(step);
         ByteSequence key = bytes(namespace + "/" + name);
+        String what = "grant " + step + " numbers of '" + name + "'";
         for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-            GetResponse read = await(client.getKVClient().get(key), name, step);
+            GetResponse read = await(client.getKVClient().get(key), what);
             List<KeyValue> kvs = read.getKvs();
             long last = kvs.isEmpty() ? 0 : parse(name, kvs.get(0));
             long revision = kvs.isEmpty() ? 0 : kvs.get(0).getModRevision();
@@ -87,7 +88,7 @@ public final class EtcdSegmentSource implements SegmentSource {
             // the revision compare is the whole mutual exclusion: see the class comment
             TxnResponse w = await(client.getKVClient().txn()
                     .If(new Cmp(key, Cmp.Op.EQUAL, CmpTarget.modRevision(revision)))
-                    .Then(Op.put(key, bytes(Long.toString(next)), PutOption.DEFAULT)).commit(), name, step);
+                    .Then(Op.put(key, bytes(Long.toString(next)), PutOption.DEFAULT)).commit(), what);
             if (w.isSucceeded()) {
                 return new SegmentGrant(last + 1, next, clock.instant());
             }
@@ -97,6 +98,26 @@ public final class EtcdSegmentSource implements SegmentSource {
         throw new IllegalStateException("could not grant " + step + " numbers of '" + name + "' on " + describe()
                 + ": lost " + MAX_ATTEMPTS + " revision-checked transactions in a row to other clients (a larger"
                 + " step makes fewer grants)");
+    }
+
+    /**
+     * Records the pattern under the key {@code <namespace>.patterns/<name>} in one transaction (put
+     * it if the key has no version yet), then reads the one there back.
+     */
+    @Override
+    public String recordPattern(String name, String pattern) {
+        SegmentGenerator.checkName(name);
+        Objects.requireNonNull(pattern, "pattern");
+        ByteSequence key = bytes(namespace + ".patterns/" + name);
+        String what = "record pattern " + pattern + " of '" + name + "'";
+        await(client.getKVClient().txn().If(new Cmp(key, Cmp.Op.EQUAL, CmpTarget.version(0)))
+                .Then(Op.put(key, bytes(pattern), PutOption.DEFAULT)).commit(), what);
+        List<KeyValue> kvs = await(client.getKVClient().get(key), what).getKvs();
+        if (kvs.isEmpty()) {
+            throw new IllegalStateException("pattern of '" + name + "' under etcd " + namespace
+                    + ".patterns vanished right after it was recorded; is another program deleting keys there?");
+        }
+        return kvs.get(0).getValue().toString(StandardCharsets.UTF_8);
     }
 
     @Override
@@ -119,20 +140,20 @@ public final class EtcdSegmentSource implements SegmentSource {
         }
     }
 
-    private <T> T await(CompletableFuture<T> f, String name, long step) {
+    private <T> T await(CompletableFuture<T> f, String what) {
         try {
             return f.get(timeoutMillis, TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             f.cancel(true);
-            throw new IllegalStateException("could not grant " + step + " numbers of '" + name + "' on " + describe()
-                    + ": no answer within " + timeoutMillis + " ms", e);
+            throw new IllegalStateException("could not " + what + " on " + describe() + ": no answer within "
+                    + timeoutMillis + " ms", e);
         } catch (ExecutionException e) {
-            throw new IllegalStateException("could not grant " + step + " numbers of '" + name + "' on " + describe()
-                    + ": " + e.getCause(), e.getCause());
+            throw new IllegalStateException("could not " + what + " on " + describe() + ": " + e.getCause(),
+                    e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             f.cancel(true);
-            throw new IllegalStateException("interrupted while granting numbers of '" + name + "' on " + describe(), e);
+            throw new IllegalStateException("interrupted while trying to " + what + " on " + describe(), e);
         }
     }
 

@@ -147,4 +147,13 @@ class EtcdSegmentSourceTest {
         EtcdSegmentSource source = EtcdSegmentSource.builder(c).build();
         assertThrows(IllegalArgumentException.class, () -> source.grant("orders", 0));
     }
+
+    @Test
+    void thePatternOfANameIsRecordedOnce() {
+        EtcdSegmentSource source = EtcdSegmentSource.builder(client()).namespace("/seg-pattern").build();
+        assertEquals("INVyyyyMMddNN", source.recordPattern("invoice", "INVyyyyMMddNN"));
+        assertEquals("INVyyyyMMddNN", source.recordPattern("invoice", "INVyyyyMMNNNN"), "the first one stays");
+        assertEquals("ORD-yyyy-NNN", source.recordPattern("order", "ORD-yyyy-NNN"));
+        assertEquals(1, source.grant("invoice", 1).first(), "a pattern is no counter");
+    }
 }

@@ -4,6 +4,7 @@ import dev.idgen.lease.jdbc.SqlDialect;
 import dev.idgen.segment.SegmentGenerator;
 import dev.idgen.segment.spi.SegmentGrant;
 import dev.idgen.segment.spi.SegmentSource;
+import dev.idgen.segment.spi.SegmentStoreRefusedException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -11,6 +12,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
 import java.util.regex.Pattern;
 import javax.sql.DataSource;
@@ -39,9 +41,33 @@ import javax.sql.DataSource;
  * The time returned with each range is the database's clock read in the same statement or
  * transaction, in Unix milliseconds (as the lease reads it).
  *
- * <p>The table: {@code name VARCHAR(128) PRIMARY KEY, last_value BIGINT NOT NULL}. The first grant
- * of a name inserts its row; a row's value only grows. Restoring the table from a backup makes it
- * hand out numbers again: a running generator refuses such ranges, a restarted one cannot know.
+ * <p>The table: {@code name VARCHAR(128) PRIMARY KEY, last_value BIGINT NOT NULL, pattern
+ * VARCHAR(100)}. The first grant of a name inserts its row; a row's value only grows. The pattern
+ * column holds the pattern of business numbers recorded under a base name
+ * ({@link #recordPattern}), set once.
+ *
+ * <p><b>What a grant survives.</b> A grant is used only once its commit is known:
+ * <ul>
+ *   <li>A crash of the server or its machine right after the commit: the source checks, when built,
+ *       that the database keeps commits ({@code fsync}, {@code synchronous_commit},
+ *       {@code innodb_flush_log_at_trx_commit}, the table's kind: see {@link #checkStore()}) and
+ *       refuses it otherwise with a {@link SegmentStoreRefusedException}, unless
+ *       {@link Builder#allowLossyStore(boolean)} accepts it.</li>
+ *   <li>A commit lost on the wire: the grant is not idempotent (asked again, it grants another
+ *       range), so it is never retried blindly, and its range is used only once the whole answer has
+ *       arrived. On PostgreSQL the statement runs in autocommit and the driver returns its row only
+ *       after the server's ready-for-query message, which follows the commit; on MariaDB the
+ *       {@code INSERT} commits on its own and its range is read by a second statement on the same
+ *       connection ({@code LAST_INSERT_ID()} belongs to that connection), so a connection lost
+ *       after the commit loses the range too. Either way an answer cut off ends in an exception: the
+ *       range is a gap, never handed out, and the next grant (on any connection) lies above it.</li>
+ *   <li>A restart: the rows are the table's, kept like any other.</li>
+ *   <li>A restored backup or a failover to a replica that lacked the last commits: the counters go
+ *       back, and nothing in the database tells. A running generator refuses a range below the
+ *       last one it held; a process started afterwards cannot know. Raise each counter to at least
+ *       the highest number in use before starting again.</li>
+ *   <li>A row deleted, or the table emptied by hand: not told apart from a name never used.</li>
+ * </ul>
  */
 public final class JdbcSegmentSource implements SegmentSource {
 
@@ -55,11 +81,27 @@ public final class JdbcSegmentSource implements SegmentSource {
     private final String readBackSql;
     private final String insertSql;
     private final String nowSql;
+    private final String patternSql;
+    private final String patternReadSql;
+    private final boolean allowLossyStore;
 
     private JdbcSegmentSource(Builder b, SqlDialect dialect) {
         this.dataSource = b.dataSource;
         this.table = b.table;
         this.dialect = dialect;
+        this.allowLossyStore = b.allowLossyStore;
+        this.patternReadSql = "SELECT pattern FROM " + table + " WHERE name = ?";
+        this.patternSql = switch (dialect) {
+            case POSTGRESQL -> "INSERT INTO " + table + " AS seg (name, last_value, pattern) VALUES (?, 0, ?)"
+                    + " ON CONFLICT (name) DO UPDATE SET pattern = COALESCE(seg.pattern, EXCLUDED.pattern)"
+                    + " RETURNING seg.pattern";
+            case MYSQL -> "INSERT INTO " + table + " (name, last_value, pattern) VALUES (?, 0, ?)"
+                    + " ON DUPLICATE KEY UPDATE pattern = COALESCE(pattern, VALUES(pattern))";
+            default -> "MERGE INTO " + table + " t USING (VALUES (CAST(? AS VARCHAR(128)), CAST(? AS VARCHAR(100))))"
+                    + " AS v(name, pattern) ON t.name = v.name WHEN MATCHED AND t.pattern IS NULL THEN UPDATE SET"
+                    + " pattern = v.pattern WHEN NOT MATCHED THEN INSERT (name, last_value, pattern) VALUES (v.name,"
+                    + " 0, v.pattern)";
+        };
         this.queryTimeoutSeconds = (int) Math.max(1, b.queryTimeout.toSeconds());
         String now = dialect.nowMillis();
         this.nowSql = "SELECT " + now;
@@ -201,6 +243,85 @@ public final class JdbcSegmentSource implements SegmentSource {
         return new long[] {rs.getLong(1), rs.getLong(2)};
     }
 
+    /**
+     * Records the pattern in the {@code pattern} column of the base name's row (inserting the row at
+     * 0 if the name has none), unless one is there, and reads the one there back.
+     */
+    @Override
+    public String recordPattern(String name, String pattern) {
+        SegmentGenerator.checkName(name);
+        Objects.requireNonNull(pattern, "pattern");
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(true);
+            if (dialect == SqlDialect.POSTGRESQL) {
+                try (PreparedStatement ps = c.prepareStatement(patternSql)) {
+                    ps.setQueryTimeout(queryTimeoutSeconds);
+                    ps.setString(1, name);
+                    ps.setString(2, pattern);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        rs.next();
+                        return rs.getString(1);
+                    }
+                }
+            }
+            try (PreparedStatement ps = c.prepareStatement(patternSql)) {
+                ps.setQueryTimeout(queryTimeoutSeconds);
+                ps.setString(1, name);
+                ps.setString(2, pattern);
+                ps.executeUpdate();
+            }
+            // set once and never changed: a read after the write sees the pattern that won
+            try (PreparedStatement read = c.prepareStatement(patternReadSql)) {
+                read.setQueryTimeout(queryTimeoutSeconds);
+                read.setString(1, name);
+                try (ResultSet rs = read.executeQuery()) {
+                    rs.next();
+                    return rs.getString(1);
+                }
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("could not record pattern " + pattern + " of '" + name + "' in " + describe()
+                    + ": " + e.getMessage() + (e.getMessage() != null && e.getMessage().toLowerCase(java.util.Locale.ROOT)
+                            .contains("pattern") ? " (a table made by an earlier idgen lacks the column: ALTER TABLE "
+                                    + table + " ADD COLUMN pattern VARCHAR(100), or build with createTable(true))" : ""),
+                    e);
+        }
+    }
+
+    /**
+     * Checks that the database keeps a committed grant through a crash of the server or of its
+     * machine: on PostgreSQL {@code fsync} and {@code full_page_writes} on, {@code synchronous_commit}
+     * not off, the table neither unlogged nor temporary; on MariaDB / MySQL
+     * {@code innodb_flush_log_at_trx_commit} 1 (or 3), {@code sync_binlog} 1 when the binary log is
+     * on, the table InnoDB. H2 is not checked. {@link Builder#build()} runs it.
+     *
+     * @throws SegmentStoreRefusedException naming every setting found, unless the builder allowed a
+     *     lossy store
+     */
+    @Override
+    public void checkStore() {
+        try (Connection c = dataSource.getConnection()) {
+            refuseLossy(c, dialect, table, allowLossyStore);
+        } catch (SQLException e) {
+            throw new IllegalStateException("could not read the durability settings of " + describe() + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
+    private static void refuseLossy(Connection c, SqlDialect dialect, String table, boolean allowed)
+            throws SQLException {
+        if (allowed) {
+            return;
+        }
+        List<String> found = JdbcDurability.findings(c, dialect, table);
+        if (!found.isEmpty()) {
+            throw new SegmentStoreRefusedException("segment table " + table + " on " + dialect.name().toLowerCase(
+                    java.util.Locale.ROOT) + " is refused: it may lose a grant after it was committed, and numbers"
+                    + " would then repeat: " + String.join("; ", found) + ". Change the setting, or accept such a store"
+                    + " with allowLossyStore(true)");
+        }
+    }
+
     @Override
     public Instant now() {
         try (Connection c = dataSource.getConnection(); Statement st = c.createStatement()) {
@@ -228,10 +349,16 @@ public final class JdbcSegmentSource implements SegmentSource {
         return switch (dialect) {
             // binary collation: names differing in case are different counters
             case MYSQL -> "CREATE TABLE IF NOT EXISTS " + table + " (name VARCHAR(128) CHARACTER SET utf8mb4 COLLATE"
-                    + " utf8mb4_bin NOT NULL PRIMARY KEY, last_value BIGINT NOT NULL) ENGINE=InnoDB";
+                    + " utf8mb4_bin NOT NULL PRIMARY KEY, last_value BIGINT NOT NULL, pattern VARCHAR(100) CHARACTER"
+                    + " SET ascii COLLATE ascii_bin) ENGINE=InnoDB";
             default -> "CREATE TABLE IF NOT EXISTS " + table
-                    + " (name VARCHAR(128) NOT NULL PRIMARY KEY, last_value BIGINT NOT NULL)";
+                    + " (name VARCHAR(128) NOT NULL PRIMARY KEY, last_value BIGINT NOT NULL, pattern VARCHAR(100))";
         };
+    }
+
+    /** The column a table made before patterns were recorded lacks; fails harmlessly when it is there. */
+    static String addPatternColumnSql(String table) {
+        return "ALTER TABLE " + table + " ADD COLUMN pattern VARCHAR(100)";
     }
 
     /** Configures a {@link JdbcSegmentSource}. */
@@ -240,6 +367,7 @@ public final class JdbcSegmentSource implements SegmentSource {
         private String table = "idgen_segment";
         private SqlDialect dialect;
         private boolean createTable;
+        private boolean allowLossyStore;
         private Duration queryTimeout = Duration.ofSeconds(5);
 
         private Builder(DataSource dataSource) {
@@ -271,7 +399,8 @@ public final class JdbcSegmentSource implements SegmentSource {
         }
 
         /**
-         * @param create run {@code CREATE TABLE IF NOT EXISTS} when building; default false
+         * @param create run {@code CREATE TABLE IF NOT EXISTS} when building (and add the
+         *     {@code pattern} column to a table made by an earlier version); default false
          * @return this
          */
         public Builder createTable(boolean create) {
@@ -294,9 +423,25 @@ public final class JdbcSegmentSource implements SegmentSource {
         }
 
         /**
-         * Connects once to detect the dialect (unless set) and, if asked, to create the table.
+         * Accepts a database that may lose a committed grant (see {@link JdbcSegmentSource#checkStore()}):
+         * after a crash its counters can go back, and processes started then repeat numbers. For
+         * tests and throw-away data only.
+         *
+         * @param allow true to skip the check; default false
+         * @return this
+         */
+        public Builder allowLossyStore(boolean allow) {
+            this.allowLossyStore = allow;
+            return this;
+        }
+
+        /**
+         * Connects once to detect the dialect (unless set), if asked to create the table, and to
+         * check that the database keeps what it commits ({@link JdbcSegmentSource#checkStore()}).
          *
          * @return the source
+         * @throws SegmentStoreRefusedException if the database may lose a committed grant, naming the
+         *     settings (unless {@link #allowLossyStore(boolean)})
          * @throws IllegalStateException if the database cannot be reached or the table not created
          */
         public JdbcSegmentSource build() {
@@ -309,10 +454,30 @@ public final class JdbcSegmentSource implements SegmentSource {
                     if (!c.getAutoCommit()) {
                         c.commit();
                     }
+                    addPatternColumn(c, table);
                 }
+                refuseLossy(c, d, table, allowLossyStore);
                 return new JdbcSegmentSource(this, d);
             } catch (SQLException e) {
                 throw new IllegalStateException("could not set up segment table " + table + ": " + e.getMessage(), e);
+            }
+        }
+
+        /** Adds the pattern column to a table made before patterns were recorded. */
+        private static void addPatternColumn(Connection c, String table) throws SQLException {
+            try (Statement st = c.createStatement()) {
+                st.executeQuery("SELECT pattern FROM " + table + " WHERE 1 = 0").close();
+                return;
+            } catch (SQLException missing) {
+                if (!c.getAutoCommit()) {
+                    c.rollback(); // PostgreSQL refuses every statement of a transaction after a failed one
+                }
+            }
+            try (Statement st = c.createStatement()) {
+                st.execute(addPatternColumnSql(table));
+            }
+            if (!c.getAutoCommit()) {
+                c.commit();
             }
         }
     }

@@ -188,4 +188,34 @@ class JdbcSegmentSourceTest {
         assertTrue(assertThrows(IllegalArgumentException.class, () -> b.queryTimeout(Duration.ZERO)).getMessage()
                 .contains("queryTimeout PT0S is out of range"));
     }
+
+    @ParameterizedTest
+    @EnumSource(SegmentDatabase.class)
+    void thePatternOfANameIsRecordedOnceAndAnotherIsRefused(SegmentDatabase db) throws Exception {
+        DataSource ds = db.dataSource();
+        String table = SegmentDatabase.freshTable();
+        try {
+            // a table made before patterns were recorded: createTable adds the column
+            try (java.sql.Connection c = ds.getConnection(); java.sql.Statement st = c.createStatement()) {
+                st.execute("CREATE TABLE " + table + " (name VARCHAR(128) NOT NULL PRIMARY KEY,"
+                        + " last_value BIGINT NOT NULL)");
+            }
+            JdbcSegmentSource source = source(db, ds, table);
+            assertEquals(5, source.grant("invoice", 5).last(), "the base name may also be a plain counter");
+            assertEquals("INVyyyyMMddNN", source.recordPattern("invoice", "INVyyyyMMddNN"));
+            assertEquals("INVyyyyMMddNN", source.recordPattern("invoice", "INVyyyyMMNNNN"), "the first one stays");
+            assertEquals("ORD-yyyy-NNNN", source.recordPattern("order", "ORD-yyyy-NNNN"), "a new name, a new row");
+            assertEquals(6, source.grant("invoice", 1).first(), "recording left the counter alone");
+            assertEquals(1, source.grant("order", 1).first(), "a row made by recording starts at 0");
+
+            BusinessNumberGenerator monthly = BusinessNumberGenerator.builder().source(source).name("invoice")
+                    .format(BusinessNumberFormat.builder().pattern("INVyyyyMMNNNN").build()).build();
+            dev.idgen.segment.PatternConflictException e = assertThrows(
+                    dev.idgen.segment.PatternConflictException.class, monthly::next);
+            assertTrue(e.getMessage().contains("with pattern INVyyyyMMddNN; pattern INVyyyyMMNNNN is refused")
+                    && e.getMessage().contains("table " + table), e.getMessage());
+        } finally {
+            db.drop(table);
+        }
+    }
 }

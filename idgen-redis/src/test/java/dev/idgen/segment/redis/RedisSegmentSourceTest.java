@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idgen.segment.SegmentGenerator;
 import dev.idgen.segment.spi.SegmentGrant;
+import dev.idgen.segment.spi.SegmentStoreRefusedException;
 import dev.idgen.segment.SegmentUnavailableException;
 import dev.idgen.testsupport.Missing;
 import io.lettuce.core.RedisClient;
@@ -64,7 +65,7 @@ class RedisSegmentSourceTest {
     }
 
     private RedisSegmentSource source() {
-        return RedisSegmentSource.builder(connection).keyPrefix(prefix).build();
+        return RedisSegmentSource.builder(connection).keyPrefix(prefix).allowLossyStore(true).build();
     }
 
     @Test
@@ -167,7 +168,7 @@ class RedisSegmentSourceTest {
             // a connection that was up and was closed: every command is refused
             StatefulRedisConnection<String, String> c = client.connect();
             RedisSegmentSource source = RedisSegmentSource.builder(c).keyPrefix(prefix)
-                    .timeout(Duration.ofMillis(300)).build();
+                    .timeout(Duration.ofMillis(300)).allowLossyStore(true).build();
             c.close();
             IllegalStateException e = assertThrows(IllegalStateException.class, () -> source.grant("orders", 5));
             assertTrue(e.getMessage().contains("'orders'") && e.getMessage().contains("INCRBY " + prefix + "orders")
@@ -189,5 +190,69 @@ class RedisSegmentSourceTest {
         assertTrue(assertThrows(IllegalArgumentException.class, () -> b.timeout(Duration.ZERO)).getMessage()
                 .contains("timeout PT0S is out of range"));
         assertThrows(IllegalArgumentException.class, () -> source().grant("orders", 0));
+    }
+
+    @Test
+    void theSharedServerWithoutPersistenceIsRefusedNamingTheSetting() {
+        // the machine's Redis keeps nothing on disk (.ci/run starts it with appendonly no, save "")
+        RedisSegmentSource strict = RedisSegmentSource.builder(connection).keyPrefix(prefix).build();
+        SegmentStoreRefusedException e = assertThrows(SegmentStoreRefusedException.class,
+                () -> strict.grant("orders", 5));
+        assertTrue(e.getMessage().startsWith("redis key prefix " + prefix + " is refused: it may lose a grant after"
+                + " acknowledging it, and numbers would then repeat: appendonly is no (the counters live in memory"),
+                e.getMessage());
+        assertTrue(e.getMessage().endsWith("Change the setting, or accept such a store with allowLossyStore(true)"),
+                e.getMessage());
+        assertTrue(connection.sync().keys(prefix + "*").isEmpty(), "nothing written before the refusal");
+        assertThrows(SegmentStoreRefusedException.class, strict::checkStore, "checkStore says the same at start-up");
+    }
+
+    @Test
+    void aCounterLostWhileTheNamespaceRecordKeepsItIsRefusedNamingTheValue() {
+        RedisSegmentSource source = source();
+        assertEquals(1000, source.grant("orders", 1000).last());
+        assertEquals("1000", connection.sync().hget(prefix, "counter:orders"), "the namespace record follows");
+        connection.sync().del(prefix + "orders"); // deleted, evicted: the record is still there
+        SegmentStoreRefusedException e = assertThrows(SegmentStoreRefusedException.class,
+                () -> source.grant("orders", 1000));
+        assertEquals("redis counter 'orders' (key " + prefix + "orders) is missing, but the namespace record " + prefix
+                + " says it granted up to 1000: the key was deleted, evicted or lost while the record was kept."
+                + " Numbers up to 1000 may be in use, so none are granted; set the key to at least 1000 (SET " + prefix
+                + "orders 1000) to go on", e.getMessage());
+        assertEquals(0, connection.sync().exists(prefix + "orders"), "the refusal wrote nothing");
+
+        connection.sync().set(prefix + "orders", "400"); // set back by hand: below the record
+        SegmentStoreRefusedException back = assertThrows(SegmentStoreRefusedException.class,
+                () -> source.grant("orders", 1000));
+        assertTrue(back.getMessage().contains("is at 400, below the namespace record " + prefix + " says it granted up"
+                + " to 1000: it was set back"), back.getMessage());
+
+        connection.sync().set(prefix + "orders", "1000"); // what the message says to do
+        assertEquals(1001, source.grant("orders", 10).first());
+        connection.sync().set(prefix + "orders", "5000"); // raised by hand (after a restore, say): followed
+        assertEquals(5001, source.grant("orders", 10).first());
+        assertEquals("5010", connection.sync().hget(prefix, "counter:orders"));
+        assertEquals(1, source.grant("other", 1).first(), "a name never used starts at 1");
+    }
+
+    @Test
+    void countersNearTheTopAreCopiedWithoutLosingDigits() {
+        RedisSegmentSource source = source();
+        long high = SegmentGrant.MAX_LAST - 10; // far above 2^53, where Lua's numbers lose digits
+        connection.sync().set(prefix + "big", Long.toString(high));
+        SegmentGrant g = source.grant("big", 3);
+        assertEquals(high + 1, g.first());
+        assertEquals(high + 3, g.last());
+        assertEquals(Long.toString(high + 3), connection.sync().hget(prefix, "counter:big"));
+        assertEquals(high + 4, source.grant("big", 1).first());
+    }
+
+    @Test
+    void thePatternOfANameIsRecordedOnce() {
+        RedisSegmentSource source = source();
+        assertEquals("INVyyyyMMddNN", source.recordPattern("invoice", "INVyyyyMMddNN"));
+        assertEquals("INVyyyyMMddNN", source.recordPattern("invoice", "INVyyyyMMNNNN"));
+        assertEquals("INVyyyyMMddNN", connection.sync().hget(prefix, "pattern:invoice"));
+        assertEquals(1, source.grant("invoice", 1).first(), "a pattern is no counter");
     }
 }

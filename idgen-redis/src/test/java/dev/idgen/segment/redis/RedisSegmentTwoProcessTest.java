@@ -2,24 +2,14 @@ package dev.idgen.segment.redis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
-import dev.idgen.testkit.segment.StoreOutage;
 import dev.idgen.testkit.segment.TwoProcessReport;
 import dev.idgen.testkit.segment.TwoProcessRun;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -48,7 +38,7 @@ class RedisSegmentTwoProcessTest {
     }
 
     private static void run(int perThread) throws Exception {
-        try (DurableRedis redis = new DurableRedis()) {
+        try (PrivateRedis redis = new PrivateRedis(PrivateRedis.DURABLE)) {
             String url = "redis://127.0.0.1:" + redis.port;
             String prefix = "idgen:two:";
             TwoProcessReport r = TwoProcessRun.builder().opener(RedisStoreOpener.class, url, prefix)
@@ -66,67 +56,6 @@ class RedisSegmentTwoProcessTest {
                         "numbers " + r.lowest() + ".." + r.highest() + " outside the granted 1.." + granted);
             } finally {
                 client.shutdown();
-            }
-        }
-    }
-
-    /** A private redis-server that persists every write before answering; stop() is a SIGKILL. */
-    private static final class DurableRedis implements StoreOutage, AutoCloseable {
-        final int port;
-        private final Path dir;
-        private Process process;
-
-        DurableRedis() throws Exception {
-            try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-                port = s.getLocalPort();
-            }
-            dir = Files.createTempDirectory("idgen-redis-aof-");
-            start();
-        }
-
-        @Override
-        public void start() throws Exception {
-            String binary = System.getProperty("idgen.test.redis.server", "redis-server");
-            ProcessBuilder pb = new ProcessBuilder(binary, "--port", Integer.toString(port), "--bind", "127.0.0.1",
-                    "--save", "", "--appendonly", "yes", "--appendfsync", "always", "--daemonize", "no",
-                    "--dir", dir.toString());
-            pb.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(
-                    dir.resolve("redis.log").toFile()));
-            try {
-                process = pb.start();
-            } catch (IOException e) {
-                String why = "cannot start " + binary + " (" + e.getMessage() + ")";
-                if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-                    fail(why);
-                }
-                Assumptions.abort(why + "; skipped outside CI");
-            }
-            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-            while (true) {
-                try (Socket probe = new Socket(InetAddress.getLoopbackAddress(), port)) {
-                    return;
-                } catch (IOException e) {
-                    if (!process.isAlive() || System.nanoTime() - end > 0) {
-                        fail("redis-server on port " + port + " did not start; log: "
-                                + Files.readString(dir.resolve("redis.log")));
-                    }
-                    Thread.sleep(20);
-                }
-            }
-        }
-
-        @Override
-        public void stop() throws Exception {
-            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-        }
-
-        @Override
-        public void close() throws Exception {
-            if (process != null && process.isAlive()) {
-                stop();
-            }
-            try (Stream<Path> walk = Files.walk(dir)) {
-                walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             }
         }
     }

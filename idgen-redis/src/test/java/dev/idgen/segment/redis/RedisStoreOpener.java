@@ -25,7 +25,9 @@ public final class RedisStoreOpener implements SegmentStoreOpener {
         ClientResources resources = ClientResources.builder().reconnectDelay(Delay.constant(Duration.ofMillis(100)))
                 .build();
         RedisURI uri = RedisURI.create(args.get(0));
-        uri.setTimeout(Duration.ofSeconds(2));
+        // the connection's own timeout covers its handshake, which a loaded machine can make slow; each
+        // grant is bounded by the source's 2 s below, which the test's outage relies on
+        uri.setTimeout(Duration.ofSeconds(10));
         RedisClient client = RedisClient.create(resources, uri);
         return RedisSegmentSource.builder(client.connect()).keyPrefix(args.get(1)).timeout(Duration.ofSeconds(2))
                 .build();

@@ -4,7 +4,13 @@ import dev.idgen.lease.etcd.EtcdMachineIdLease;
 import dev.idgen.machine.MachineIdLease;
 import dev.idgen.machine.MachineIdLeaseException;
 import dev.idgen.snowflake.SnowflakeLayout;
+import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
+import io.etcd.jetcd.options.GetOption;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
 import org.springframework.boot.context.properties.bind.Bindable;
@@ -27,6 +33,34 @@ final class EtcdLeases {
             throw new IdgenConfigurationException(ENDPOINTS + "=" + String.join(",", p.getEndpoints())
                     + " are not etcd client URLs; allowed: http://host:2379 or https://host:2379, comma-separated: "
                     + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Fails naming where the client's address came from unless etcd answers a read of the namespace
+     * within the lease's TTL. jetcd connects on its first call and retries an unreachable server
+     * inside it, so without this the lease's own claim would wait out its timeout and report only
+     * that; a store that gives no answer within one TTL could not keep a lease anyway.
+     *
+     * @param ours whether the client is the starter's, for {@code idgen.machine-id.etcd.endpoints},
+     *     rather than the application's bean
+     */
+    static void requireAnswer(IdgenProperties.MachineId m, Client client, boolean ours) {
+        IdgenProperties.Etcd p = m.getEtcd();
+        String setting = ours ? ENDPOINTS + "=" + String.join(",", p.getEndpoints()) : "the application's jetcd Client bean";
+        long millis = p.getTtl().toMillis();
+        try {
+            client.getKVClient().get(ByteSequence.from(p.getNamespace(), StandardCharsets.UTF_8),
+                    GetOption.builder().isPrefix(true).withCountOnly(true).build()).get(millis, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            throw StoreFailures.unreachable(StoreFailures.use(m, "etcd"), "etcd", setting, "gave no answer within "
+                    + millis + " ms (idgen.machine-id.etcd.ttl bounds the wait)", e);
+        } catch (ExecutionException e) {
+            throw StoreFailures.unreachable(StoreFailures.use(m, "etcd"), "etcd", setting, "could not be read: "
+                    + e.getCause(), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IdgenConfigurationException("interrupted while reaching etcd at " + setting, e);
         }
     }
 

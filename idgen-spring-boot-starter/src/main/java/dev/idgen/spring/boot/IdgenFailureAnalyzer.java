@@ -7,7 +7,8 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
  * Turns an {@link IdgenConfigurationException} into Spring Boot's "APPLICATION FAILED TO START"
  * report: the message as the description, the properties to set as the action. When a cause is the
  * database refusing the connection, the action names the {@code spring.datasource.*} setting to check
- * ({@code DataSourceFailures}).
+ * ({@code DataSourceFailures}); a Redis, ZooKeeper or etcd lease store that gave no answer comes with
+ * its own action, naming the setting its address came from ({@code StoreFailures}).
  */
 public final class IdgenFailureAnalyzer extends AbstractFailureAnalyzer<IdgenConfigurationException> {
 

@@ -63,20 +63,25 @@ public class IdgenLeaseAutoConfiguration {
         @ConditionalOnMissingBean
         @ConditionalOnProperty(name = "idgen.machine-id.zookeeper.connect-string")
         org.apache.curator.framework.CuratorFramework idgenCuratorFramework(IdgenProperties properties) {
-            return ZooKeeperLeases.connect(properties.getMachineId().getZookeeper());
+            return ZooKeeperLeases.connect(properties.getMachineId());
         }
 
         @Bean
         @ConditionalOnMissingBean(MachineIdLease.class)
         MachineIdLease idgenMachineIdLease(IdgenProperties properties, SnowflakeLayout layout,
-                ObjectProvider<org.apache.curator.framework.CuratorFramework> client) {
+                ObjectProvider<org.apache.curator.framework.CuratorFramework> client,
+                org.springframework.beans.factory.BeanFactory beans) {
             // made while the lease is made, the client is destroyed after it (singletons go in reverse order)
             IdgenProperties.MachineId p = properties.getMachineId();
+            org.apache.curator.framework.CuratorFramework curator = client.getIfAvailable();
+            if (curator != null && !beans.containsBean("idgenCuratorFramework")) {
+                ZooKeeperLeases.requireConnected(p, curator); // the starter's own client is connected already
+            }
             if (p.getSource() != IdgenProperties.Source.ZOOKEEPER) {
                 return CheckedIds.claimExact(p, layout, "ZooKeeper under " + p.getZookeeper().getPath(),
-                        id -> ZooKeeperLeases.acquireExact(p.getZookeeper(), layout, client.getIfAvailable(), id));
+                        id -> ZooKeeperLeases.acquireExact(p.getZookeeper(), layout, curator, id));
             }
-            return ZooKeeperLeases.acquire(p.getZookeeper(), layout, client.getIfAvailable(), p.isReclaimAnyId());
+            return ZooKeeperLeases.acquire(p.getZookeeper(), layout, curator, p.isReclaimAnyId());
         }
     }
 
@@ -101,9 +106,9 @@ public class IdgenLeaseAutoConfiguration {
         @ConditionalOnMissingBean(MachineIdLease.class)
         RedisLeases.LeaseConnection idgenRedisLeaseConnection(IdgenProperties properties,
                 ObjectProvider<io.lettuce.core.api.StatefulRedisConnection<String, String>> connection,
-                ObjectProvider<io.lettuce.core.RedisClient> client) {
-            return RedisLeases.connect(properties.getMachineId().getRedis(), connection.getIfUnique(),
-                    client.getIfUnique());
+                ObjectProvider<io.lettuce.core.RedisClient> client, org.springframework.beans.factory.BeanFactory beans) {
+            return RedisLeases.connect(properties.getMachineId(), connection.getIfUnique(), client.getIfUnique(),
+                    !beans.containsBean("idgenRedisClient"));
         }
 
         @Bean
@@ -136,14 +141,18 @@ public class IdgenLeaseAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean(MachineIdLease.class)
         MachineIdLease idgenMachineIdLease(IdgenProperties properties, SnowflakeLayout layout,
-                ObjectProvider<io.etcd.jetcd.Client> client) {
+                ObjectProvider<io.etcd.jetcd.Client> client, org.springframework.beans.factory.BeanFactory beans) {
             // made while the lease is made, the client is destroyed after it (singletons go in reverse order)
             IdgenProperties.MachineId p = properties.getMachineId();
+            io.etcd.jetcd.Client etcd = client.getIfUnique();
+            if (etcd != null) {
+                EtcdLeases.requireAnswer(p, etcd, beans.containsBean("idgenEtcdClient"));
+            }
             if (p.getSource() != IdgenProperties.Source.ETCD) {
                 return CheckedIds.claimExact(p, layout, "etcd under " + p.getEtcd().getNamespace(),
-                        id -> EtcdLeases.acquireExact(p.getEtcd(), layout, client.getIfUnique(), id));
+                        id -> EtcdLeases.acquireExact(p.getEtcd(), layout, etcd, id));
             }
-            return EtcdLeases.acquire(p.getEtcd(), layout, client.getIfUnique(), p.isReclaimAnyId());
+            return EtcdLeases.acquire(p.getEtcd(), layout, etcd, p.isReclaimAnyId());
         }
     }
 }

@@ -31,9 +31,12 @@ final class RedisLeases {
      * The connection the lease uses: the application's own {@code StatefulRedisConnection<String, String>}
      * bean if it has one (left to the application to close), else a new one from the client (closed at
      * shutdown, after the lease).
+     *
+     * @param ownClient whether {@code client} is the application's bean rather than the starter's for
+     *     {@code idgen.machine-id.redis.url}, for the message when Redis does not answer
      */
-    static LeaseConnection connect(IdgenProperties.Redis p, StatefulRedisConnection<String, String> own,
-            RedisClient client) {
+    static LeaseConnection connect(IdgenProperties.MachineId m, StatefulRedisConnection<String, String> own,
+            RedisClient client, boolean ownClient) {
         if (own != null) {
             return new LeaseConnection(own, false);
         }
@@ -43,9 +46,10 @@ final class RedisLeases {
         try {
             return new LeaseConnection(client.connect(), true);
         } catch (RedisException e) {
-            throw new IdgenConfigurationException("idgen.machine-id.source=redis: could not connect to Redis "
-                    + (p.getUrl() != null ? "at idgen.machine-id.redis.url=" + redact(p.getUrl())
-                    : "with the application's RedisClient") + ": " + e.getMessage(), e);
+            String url = m.getRedis().getUrl();
+            throw StoreFailures.unreachable(StoreFailures.use(m, "redis"), "Redis", ownClient
+                    ? "the application's RedisClient bean" : "idgen.machine-id.redis.url=" + redact(url),
+                    "could not be connected to: " + e.getMessage(), e);
         }
     }
 

@@ -7,6 +7,7 @@ import dev.idgen.snowflake.SnowflakeLayout;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 
 /** {@code idgen.machine-id.source=zookeeper}; loaded only when idgen-zookeeper is present. */
@@ -15,25 +16,52 @@ final class ZooKeeperLeases {
     private ZooKeeperLeases() {
     }
 
-    static CuratorFramework connect(IdgenProperties.Zookeeper p) {
+    /** The starter's client for {@code idgen.machine-id.zookeeper.connect-string}, connected, or the failure naming it. */
+    static CuratorFramework connect(IdgenProperties.MachineId m) {
+        IdgenProperties.Zookeeper p = m.getZookeeper();
         int session = Math.toIntExact(p.getSessionTimeout().toMillis());
+        int wait = Math.min(session, 15_000);
         CuratorFramework client = CuratorFrameworkFactory.builder().connectString(p.getConnectString())
-                .sessionTimeoutMs(session).connectionTimeoutMs(Math.min(session, 15_000))
+                .sessionTimeoutMs(session).connectionTimeoutMs(wait)
                 .retryPolicy(new ExponentialBackoffRetry(200, 5)).build();
         client.start();
-        try {
-            if (!client.blockUntilConnected(Math.min(session, 15_000), TimeUnit.MILLISECONDS)) {
-                client.close();
-                throw new IdgenConfigurationException("idgen.machine-id.zookeeper.connect-string="
-                        + p.getConnectString() + ": no ZooKeeper server answered within "
-                        + Math.min(session, 15_000) + " ms");
-            }
-        } catch (InterruptedException e) {
-            client.close();
-            Thread.currentThread().interrupt();
-            throw new IdgenConfigurationException("interrupted while connecting to ZooKeeper", e);
-        }
+        awaitConnection(m, client, wait, "idgen.machine-id.zookeeper.connect-string=" + p.getConnectString(),
+                " (idgen.machine-id.zookeeper.session-timeout bounds the wait, at most 15 s)", true);
         return client;
+    }
+
+    /**
+     * Waits, up to the client's own connection timeout, until the application's started
+     * {@code CuratorFramework} bean is connected, so that a ZooKeeper that does not answer fails the
+     * start naming the bean; a client that is not started is left to the lease, which names that.
+     */
+    static void requireConnected(IdgenProperties.MachineId m, CuratorFramework client) {
+        if (client.getState() == CuratorFrameworkState.STARTED) {
+            awaitConnection(m, client, client.getZookeeperClient().getConnectionTimeoutMs(),
+                    "the application's CuratorFramework bean", "", false);
+        }
+    }
+
+    /** @param ours whether the starter made the client (and so closes it when it fails) */
+    private static void awaitConnection(IdgenProperties.MachineId m, CuratorFramework client, int millis,
+            String setting, String bound, boolean ours) {
+        boolean connected;
+        try {
+            connected = client.blockUntilConnected(millis, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            connected = false;
+        }
+        if (!connected && ours) {
+            client.close();
+        }
+        if (Thread.currentThread().isInterrupted()) {
+            throw new IdgenConfigurationException("interrupted while connecting to ZooKeeper at " + setting);
+        }
+        if (!connected) {
+            throw StoreFailures.unreachable(StoreFailures.use(m, "zookeeper"), "ZooKeeper", setting,
+                    "gave no answer within " + millis + " ms" + bound, null);
+        }
     }
 
     static MachineIdLease acquire(IdgenProperties.Zookeeper p, SnowflakeLayout layout, CuratorFramework client,

@@ -188,9 +188,11 @@ class RedisLeaseAutoConfigurationTest {
         runner.withPropertyValues("idgen.machine-id.source=redis", "idgen.machine-id.redis.url=redis://:s3cret@127.0.0.1:1")
                 .run(context -> {
                     String message = IdgenAutoConfigurationTest.rootCause(context.getStartupFailure()).getMessage();
-                    assertThat(message).startsWith("idgen.machine-id.source=redis: could not connect to Redis at"
-                            + " idgen.machine-id.redis.url=redis://***@127.0.0.1:1: ");
+                    assertThat(message).startsWith("idgen.machine-id.source=redis: Redis at"
+                            + " idgen.machine-id.redis.url=redis://***@127.0.0.1:1 could not be connected to: ");
                     assertThat(message).doesNotContain("s3cret");
+                    assertThat(new IdgenFailureAnalyzer().analyze(context.getStartupFailure()).getAction())
+                            .contains("idgen.machine-id.redis.url=redis://***@127.0.0.1:1").doesNotContain("s3cret");
                 });
     }
 

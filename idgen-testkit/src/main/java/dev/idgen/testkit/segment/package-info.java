@@ -4,6 +4,7 @@
  * and the run that starts the children, breaks the store mid-run and checks that every number is
  * distinct ({@link dev.idgen.testkit.segment.TwoProcessRun}). Each store's tests supply how to reach
  * the store ({@link dev.idgen.testkit.segment.SegmentStoreOpener}) and how to stop and start it
- * ({@link dev.idgen.testkit.segment.StoreOutage}).
+ * ({@link dev.idgen.testkit.segment.StoreOutage}). {@link dev.idgen.testkit.segment.CrashRestartRun}
+ * kills a store right after a grant, starts it again, and counts the numbers granted twice.
  */
 package dev.idgen.testkit.segment;

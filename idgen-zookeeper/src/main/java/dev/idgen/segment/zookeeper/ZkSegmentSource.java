@@ -105,6 +105,38 @@ public final class ZkSegmentSource implements SegmentSource {
                 + " makes fewer grants)");
     }
 
+    /**
+     * Records the pattern as the child {@code pattern} of the name's node ({@code <path>/<name>},
+     * made at 0 if the name has no counter yet), unless the child is there, and reads it back.
+     */
+    @Override
+    public String recordPattern(String name, String pattern) {
+        SegmentGenerator.checkName(name);
+        Objects.requireNonNull(pattern, "pattern");
+        String node = nodeOf(name);
+        String child = node + "/pattern";
+        try {
+            try {
+                client.create().creatingParentContainersIfNeeded().withMode(CreateMode.PERSISTENT)
+                        .forPath(node, "0".getBytes(StandardCharsets.US_ASCII));
+            } catch (KeeperException.NodeExistsException counted) {
+                // the name has a counter already: the pattern goes below it
+            }
+            try {
+                client.create().withMode(CreateMode.PERSISTENT).forPath(child, pattern.getBytes(StandardCharsets.UTF_8));
+                return pattern;
+            } catch (KeeperException.NodeExistsException recorded) {
+                return new String(client.getData().forPath(child), StandardCharsets.UTF_8);
+            }
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            throw new IllegalStateException("could not record pattern " + pattern + " of '" + name + "' at " + child
+                    + " on " + describe() + ": " + e, e);
+        }
+    }
+
     @Override
     public Instant now() {
         String clock = path + "/.clock";

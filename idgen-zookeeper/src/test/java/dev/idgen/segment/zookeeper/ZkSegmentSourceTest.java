@@ -163,4 +163,15 @@ class ZkSegmentSourceTest {
         assertThrows(IllegalArgumentException.class, () -> source.grant(" ", 5));
         assertThrows(IllegalArgumentException.class, () -> source.grant("orders", 0));
     }
+
+    @Test
+    void thePatternOfANameIsRecordedOnceBelowItsCounter() throws Exception {
+        ZkSegmentSource source = ZkSegmentSource.builder(client()).path("/seg-pattern").build();
+        assertEquals(3, source.grant("invoice", 3).last());
+        assertEquals("INVyyyyMMddNN", source.recordPattern("invoice", "INVyyyyMMddNN"));
+        assertEquals("INVyyyyMMddNN", source.recordPattern("invoice", "INVyyyyMMNNNN"), "the first one stays");
+        assertEquals(4, source.grant("invoice", 1).first(), "recording left the counter alone");
+        assertEquals("ORD-yyyy-NNN", source.recordPattern("order", "ORD-yyyy-NNN"));
+        assertEquals(1, source.grant("order", 1).first(), "a node made by recording starts at 0");
+    }
 }
