@@ -30,6 +30,8 @@ class BusinessNumberGeneratorTest {
         final AtomicInteger grants = new AtomicInteger();
         /** Rewrites each grant before it is returned. */
         volatile UnaryOperator<SegmentGrant> rewrite = UnaryOperator.identity();
+        /** When set, the store's clock cannot be read. */
+        volatile boolean clockDown;
 
         CountingStore(String at) {
             clock.millis.set(Instant.parse(at).toEpochMilli());
@@ -44,7 +46,15 @@ class BusinessNumberGeneratorTest {
         @Override
         public Instant now() {
             readings.incrementAndGet();
+            if (clockDown) {
+                throw new IllegalStateException("connection reset (scripted)");
+            }
             return clock.instant();
+        }
+
+        @Override
+        public String recordPattern(String name, String pattern) {
+            return memory.recordPattern(name, pattern);
         }
 
         @Override
@@ -147,6 +157,36 @@ class BusinessNumberGeneratorTest {
         assertEquals("no business number for 'invoice' from counting-store: three grants in a row came back stamped in a"
                 + " later date group than asked for", e.getMessage());
         assertEquals(3, store.grants.get());
+    }
+
+    @Test
+    void countsWhatItHandsOutAndReportsAFailingStoreUntilItAnswers() {
+        CountingStore store = new CountingStore("2026-12-03T10:00:00Z");
+        HandClock local = new HandClock();
+        BusinessNumberGenerator g = on(store, local).step(2).build();
+        assertEquals("invoice", g.name());
+        g.next();
+        g.next();
+        assertEquals(2, g.issued());
+        assertEquals(1, g.grants());
+        assertEquals(0, g.storeFailures());
+        assertEquals(null, g.lastError());
+        store.clockDown = true;
+        Instant firstFailure = local.instant();
+        assertThrows(SegmentUnavailableException.class, g::next);
+        local.advance(1000);
+        SegmentUnavailableException e = assertThrows(SegmentUnavailableException.class, g::next);
+        assertTrue(g.storeFailing());
+        assertEquals(firstFailure, g.failingSince(), "since the first failure of the run");
+        assertSame(e, g.lastError());
+        assertEquals(2, g.storeFailures());
+        assertEquals(2, g.issued());
+        store.clockDown = false;
+        assertEquals("INV-20261203-000003", g.next());
+        assertTrue(!g.storeFailing());
+        assertEquals(null, g.failingSince());
+        assertEquals(3, g.issued());
+        assertEquals(2, g.grants());
     }
 
     @Test

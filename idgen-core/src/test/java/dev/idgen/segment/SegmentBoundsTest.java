@@ -71,6 +71,18 @@ class SegmentBoundsTest {
     }
 
     @Test
+    void aMalformedNumberReadBackIsItsOwnExceptionNamingTextAndPattern() {
+        BusinessNumberFormat inv = BusinessNumberFormat.builder().pattern("INV-yyyyMMdd-NNNNNN").build();
+        MalformedBusinessNumberException e = assertThrows(MalformedBusinessNumberException.class,
+                () -> inv.parse("INV-2026-7"));
+        assertEquals("INV-2026-7", e.text());
+        assertEquals("INV-yyyyMMdd-NNNNNN", e.pattern());
+        assertTrue(e.getMessage().startsWith("not a business number of pattern INV-yyyyMMdd-NNNNNN: 'INV-2026-7': "),
+                e.getMessage());
+        assertThrows(MalformedBusinessNumberException.class, () -> inv.parse("INV-20261332-000001"));
+    }
+
+    @Test
     void sourcesNameThemselves() {
         assertEquals("in-memory", new InMemorySegmentSource().describe());
         assertEquals("Named", new Named().describe());
