@@ -1,5 +1,12 @@
 package dev.idgen.cli;
 
+import dev.idgen.index.engine.RealKey;
+import dev.idgen.index.engine.Workload;
+import dev.idgen.index.model.IndexEngine;
+import dev.idgen.index.predict.PredictionAccuracy;
+import dev.idgen.index.predict.StatedPrediction;
+import dev.idgen.index.predict.WorkloadClass;
+import dev.idgen.index.predict.WorkloadPredictor;
 import dev.idgen.index.report.IndexChart;
 import dev.idgen.index.model.IndexRun;
 import dev.idgen.index.model.KeyName;
@@ -45,9 +52,9 @@ final class IndexCommand implements Callable<Integer> {
     private CommandSpec spec;
 
     @Option(names = "--keys", paramLabel = "KINDS", split = ",", defaultValue = "autoinc,snowflake,uuid7,uuid4,uuid4-text",
-            description = {"Key kinds, comma-separated: " + KeyName.NAMES + " (default: all).",
-                    "With --real also the many-writer layouts: snowflake-seq-first, snowflake-machine-first,"
-                    + " uuid7-submilli, blocks, segment-100, segment-1000, segment-10000, segment-100000."})
+            description = {"Key kinds, comma-separated: " + KeyName.NAMES + " (default: all), and the many-writer layouts:"
+                    + " snowflake-seq-first, snowflake-machine-first, uuid7-submilli, blocks, segment-100, segment-1000,"
+                    + " segment-10000, segment-100000 (predicted and measured; the textbook scoreboard has the first five)."})
     private List<String> keys;
 
     @Option(names = "--rows", paramLabel = "N",
@@ -77,10 +84,10 @@ final class IndexCommand implements Callable<Integer> {
             description = "--real: secondary indexes, each on its own random BIGINT column, 0..8 (default: ${DEFAULT-VALUE}).")
     private int secondary;
 
-    @Option(names = "--public-id", paramLabel = "KINDS", split = ",", description = {"--real: instead of the key runs,"
-            + " measure a secondary index on a UUID public_id column (uuid7, uuid7-submilli, uuid4; a ULID orders as uuid7)"
-            + " beside a BIGINT primary key: one writer, --rows rows (default 100000) in JDBC batches of"
-            + " --tx-rows' largest count (default 1000), against the prediction."})
+    @Option(names = "--public-id", paramLabel = "KINDS", split = ",", description = {"Instead of the key runs, a secondary"
+            + " index on a UUID public_id column (uuid7, uuid7-submilli, uuid4; a ULID orders as uuid7) beside a BIGINT primary"
+            + " key: predicted for --writers writers, or with --real measured on the engine from one writer, --rows rows"
+            + " (default 100000) in JDBC batches of --tx-rows' largest count (default 1000), beside the prediction."})
     private List<String> publicIds;
 
     @Option(names = "--primary-key", paramLabel = "KIND", defaultValue = "autoinc",
@@ -136,17 +143,14 @@ final class IndexCommand implements Callable<Integer> {
     private int rowsPerMilli;
 
     @Option(names = "--client", paramLabel = "STYLE", defaultValue = "single",
-            description = "Prediction: how writers send rows: single (one INSERT each), batch (JDBC batches) or multi-row"
-                    + " (default: ${DEFAULT-VALUE}; --multi-row sets multi-row).")
+            description = "How writers send a transaction's rows: single (one INSERT each), batch (one JDBC batch) or"
+                    + " multi-row (one sorted multi-row INSERT) (default: ${DEFAULT-VALUE}; --multi-row sets multi-row).")
     private String client;
 
     @Option(names = "--rows-per-second", paramLabel = "R", defaultValue = "0",
-            description = "Prediction: all writers' insert rate, rows/s; 0 keeps the calibrated timing (default: ${DEFAULT-VALUE}).")
+            description = "All writers' insert rate together, rows/s: each writer's transactions arrive at random at its share"
+                    + " of it (with --real the writers keep to it); 0 for writers as fast as the engine goes (default: ${DEFAULT-VALUE}).")
     private double rowsPerSecond;
-
-    @Option(names = "--think-ms", paramLabel = "MS", defaultValue = "0",
-            description = "Prediction: each writer's mean pause between transactions, ms, 0..100000 (default: ${DEFAULT-VALUE}).")
-    private double thinkMs;
 
     @Option(names = "--seed", paramLabel = "SEED", defaultValue = "42",
             description = "Seed of the key streams (default: ${DEFAULT-VALUE}).")
@@ -171,7 +175,7 @@ final class IndexCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         if (publicIds != null && !publicIds.isEmpty()) {
-            return publicIds();
+            return real || (urls != null && !urls.isEmpty()) ? publicIds() : publicIdPrediction();
         }
         if (real || (urls != null && !urls.isEmpty())) {
             return new dev.idgen.index.run.RealIndex(spec.commandLine().getOut(), spec.commandLine().getErr(),
@@ -192,6 +196,12 @@ final class IndexCommand implements Callable<Integer> {
 
         PrintWriter out = spec.commandLine().getOut();
         predict(out, this.rows == null ? 100_000 : rows, writers);
+        if (sources.isEmpty()) {
+            check(chart == null, "--svg and --html draw the textbook scoreboard's keys (" + KeyName.NAMES
+                    + "); --keys " + String.join(",", keys) + " names none of them");
+            out.flush();
+            return IdgenCommand.EXIT_OK;
+        }
         String subtitle = String.format(Locale.ROOT, "%,d rows, %s %d KiB pages, %s",
                 rows, format.name(), format.pageBytes() / 1024, bufferPool == 0 ? "no buffer pool"
                         : String.format(Locale.ROOT, "%,d-page buffer pool", bufferPool));
@@ -235,54 +245,89 @@ final class IndexCommand implements Callable<Integer> {
      * workload, the engine's own split rules (those the --real replay matches page for page).
      */
     private void predict(PrintWriter out, long rows, int writers) {
-        dev.idgen.index.model.IndexEngine model = switch (engine.strip().toLowerCase(Locale.ROOT)) {
-            case "postgresql", "postgres" -> dev.idgen.index.model.IndexEngine.POSTGRESQL;
-            case "sqlite" -> dev.idgen.index.model.IndexEngine.SQLITE;
-            default -> dev.idgen.index.model.IndexEngine.INNODB;
-        };
+        IndexEngine model = indexEngine();
         if (rows > 5_000_000) {
             out.printf(Locale.ROOT, "(no prediction above 5,000,000 rows: --rows %,d; the textbook scoreboard follows)%n%n", rows);
             return;
         }
-        check(thinkMs >= 0 && thinkMs <= 100_000, "--think-ms " + thinkMs + " is out of range; expected 0..100000");
-        dev.idgen.index.predict.ClientStyle style;
-        dev.idgen.index.engine.Workload w;
+        Workload w;
         try {
-            style = dev.idgen.index.predict.ClientStyle.parse(client);
-            w = workload(rows, writers, 0, style == dev.idgen.index.predict.ClientStyle.MULTI_ROW || multiRow);
+            w = workload(rows, writers, 0, false).withClient(clientStyle()).withRate(rowsPerSecond);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
-        out.printf(Locale.ROOT, "Predicted for %s from the workload: %,d rows, %d writer%s, %s rows per transaction, %s,"
-                + " %s client%s%n", model == dev.idgen.index.model.IndexEngine.INNODB ? "InnoDB"
-                        : model == dev.idgen.index.model.IndexEngine.POSTGRESQL ? "PostgreSQL" : "SQLite",
-                w.rows(), w.writers(), w.writers() == 1 ? "" : "s", w.txRows(),
-                w.payloadBytes() == 0 ? "key-only rows" : w.payloadBytes() + "-byte rows", w.multiRow() ? "multi-row" : style.cliName(),
-                rowsPerSecond > 0 ? String.format(Locale.ROOT, ", %,.0f rows/s", rowsPerSecond) : "");
-        out.println("(writers' interleaving simulated, seeded, independent and queued for the server; the range spans both;"
-                + " within 10 % of 9 in 10 recorded free-running runs at 4 to 32 writers, misses in docs/index-real.md)");
-        for (String k : keys) {
-            dev.idgen.index.engine.RealKey key;
-            try {
-                key = dev.idgen.index.engine.RealKey.parse(k);
-            } catch (IllegalArgumentException e) {
-                continue; // a model-only key kind: the scoreboard below has it
-            }
-            dev.idgen.index.predict.WorkloadPredictor.Builder b = dev.idgen.index.predict.WorkloadPredictor.builder(model, key)
-                    .workload(w).client(style).seeds(2);
-            try {
-                b.rowsPerSecond(rowsPerSecond);
-            } catch (IllegalArgumentException e) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "--rows-per-second: " + e.getMessage());
-            }
-            dev.idgen.index.predict.WorkloadPredictor predictor = b.build();
-            if (thinkMs > 0) {
-                predictor = dev.idgen.index.predict.WorkloadPredictor.builder(model, key).workload(w).client(style).seeds(2)
-                        .timing(predictor.timing().withThink(thinkMs * 1000)).build();
-            }
-            out.printf(Locale.ROOT, "  %-34s %s%n", key.label(), predictor.predict());
+        out.printf(Locale.ROOT, "Predicted for %s from the workload: %s%n", engineName(model), describe(w));
+        PredictionAccuracy accuracy = PredictionAccuracy.recorded();
+        WorkloadClass workloadClass = WorkloadClass.of(model, w);
+        List<String> lines = new ArrayList<>();
+        StatedPrediction first = null;
+        for (RealKey key : realKeys()) {
+            StatedPrediction p = StatedPrediction.of(WorkloadPredictor.builder(model, key).workload(w).seeds(2).build().predict(),
+                    accuracy, workloadClass, key);
+            first = first == null ? p : first;
+            String note = p.verdict().ofKey() != null && p.verdict().ofKey().knownMiss() ? "; " + p.verdict().keySentence() : "";
+            lines.add(String.format(Locale.ROOT, "  %-34s %s%s", key.label(), p, note));
+        }
+        if (first != null) {
+            out.println("Workload class " + first.verdict().classSentence() + ".");
+            out.println("(the writers' interleaving simulated, seeded; " + first.rangeSentence() + ")");
+            lines.forEach(out::println);
         }
         out.println();
+    }
+
+    /** @return e.g. {@code 100,000 rows, 4 writers, 1-10 rows per transaction, key-only rows, one INSERT per row, free-running} */
+    private static String describe(Workload w) {
+        return String.format(Locale.ROOT, "%,d rows, %d writer%s, %s rows per transaction, %s, %s, %s", w.rows(), w.writers(),
+                w.writers() == 1 ? "" : "s", w.txRows(), w.payloadBytes() == 0 ? "key-only rows" : w.payloadBytes() + "-byte rows",
+                switch (w.client()) {
+                    case SINGLE -> "one INSERT per row";
+                    case BATCH -> "one JDBC batch per transaction";
+                    case MULTI_ROW -> "one sorted multi-row INSERT per transaction";
+                }, w.rateLimited() ? String.format(Locale.ROOT, "%,.0f rows/s together", w.rowsPerSecond()) : "free-running");
+    }
+
+    private static String engineName(IndexEngine e) {
+        return e == IndexEngine.INNODB ? "InnoDB" : e == IndexEngine.POSTGRESQL ? "PostgreSQL" : "SQLite";
+    }
+
+    private IndexEngine indexEngine() {
+        return switch (engine.strip().toLowerCase(Locale.ROOT)) {
+            case "postgresql", "postgres" -> IndexEngine.POSTGRESQL;
+            case "sqlite" -> IndexEngine.SQLITE;
+            case "innodb" -> IndexEngine.INNODB;
+            default -> throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--engine '" + engine + "' is not an engine; expected innodb, postgresql or sqlite");
+        };
+    }
+
+    /** Every key of {@code --keys}, each once, in order: the prediction takes them all. */
+    private List<RealKey> realKeys() {
+        List<RealKey> chosen = new ArrayList<>();
+        for (String k : keys) {
+            try {
+                RealKey key = RealKey.parse(k);
+                if (!chosen.contains(key)) {
+                    chosen.add(key);
+                }
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--keys: " + e.getMessage());
+            }
+        }
+        return chosen;
+    }
+
+    /** {@code --client}, or multi-row when {@code --multi-row} is given. */
+    private dev.idgen.index.engine.ClientStyle clientStyle() {
+        dev.idgen.index.engine.ClientStyle style;
+        try {
+            style = dev.idgen.index.engine.ClientStyle.parse(client);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--client: " + e.getMessage());
+        }
+        check(!multiRow || style != dev.idgen.index.engine.ClientStyle.BATCH,
+                "--multi-row and --client batch name two client styles; expected one");
+        return multiRow ? dev.idgen.index.engine.ClientStyle.MULTI_ROW : style;
     }
 
     private dev.idgen.index.engine.Workload workload(long rows, int writers, int secondaryIndexes, boolean multi) {
@@ -329,7 +374,7 @@ final class IndexCommand implements Callable<Integer> {
             }
             try {
                 workloads.add(new dev.idgen.index.engine.Workload(rows == null ? 100_000 : rows, writers, min, max, payload,
-                        secondary, multiRow, seed, serverOrder, turnstile, serverTime));
+                        secondary, clientStyle(), seed, serverOrder, turnstile, serverTime, rowsPerSecond));
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
             }
@@ -340,19 +385,12 @@ final class IndexCommand implements Callable<Integer> {
 
     /** {@code --public-id}: the secondary-index runs, one writer each. */
     private int publicIds() {
-        List<dev.idgen.index.engine.RealKey> kinds = new ArrayList<>();
-        for (String k : new LinkedHashSet<>(publicIds)) {
-            try {
-                dev.idgen.index.engine.RealKey kind = dev.idgen.index.engine.RealKey.parse(k);
-                check(kind.keyType() == dev.idgen.index.model.KeyType.BINARY16, "--public-id '" + k
-                        + "' is not a UUID kind; expected uuid7, uuid7-submilli or uuid4");
-                kinds.add(kind);
-            } catch (IllegalArgumentException e) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "--public-id: " + e.getMessage());
-            }
-        }
+        List<RealKey> kinds = publicIdKinds();
         long n = rows == null ? 100_000 : rows;
         check(n >= 1 && n <= 10_000_000, "--rows " + n + " is out of range; expected 1..10000000 with --public-id");
+        boolean writersGiven = spec.commandLine().getParseResult().hasMatchedOption("--writers");
+        check(!writersGiven || writerCounts.equals(List.of(1)), "--writers " + writerCounts + " with --real --public-id;"
+                + " the measurement loads from one writer (without --real, --public-id predicts N writers)");
         int tx;
         try {
             String t = txRows == null ? "1000" : txRows.strip();
@@ -362,25 +400,87 @@ final class IndexCommand implements Callable<Integer> {
                     + "' is not a count; expected N or N-M, such as 1000");
         }
         check(tx >= 1 && tx <= 100_000, "--tx-rows " + tx + " is out of range; expected 1..100000 with --public-id");
-        dev.idgen.index.engine.RealKey pk;
+        return new dev.idgen.index.run.PublicIdReport(spec.commandLine().getOut(), spec.commandLine().getErr())
+                .run(urls == null ? List.of() : urls, publicIdPrimaryKey(), kinds, n, tx, json);
+    }
+
+    /**
+     * {@code --public-id} without an engine: the secondary index's prediction at the workload's
+     * writers, each with its class's standing.
+     */
+    private int publicIdPrediction() {
+        List<RealKey> kinds = publicIdKinds();
+        RealKey pk = publicIdPrimaryKey();
+        check(writerCounts.size() == 1, "--writers " + writerCounts + " names " + writerCounts.size()
+                + " counts; expected one without --real");
+        int writers = writerCounts.get(0);
+        long n = rows == null ? 100_000 : rows;
+        check(n >= 1 && n <= 5_000_000, "--rows " + n + " is out of range; expected 1..5000000 for a prediction");
+        check(writers >= 1 && writers <= 1023, "--writers " + writers + " is out of range; expected 1..1023");
+        IndexEngine model = indexEngine();
+        Workload w;
         try {
-            pk = dev.idgen.index.engine.RealKey.parse(primaryKey);
+            w = workload(n, writers, 0, false).withClient(clientStyle()).withRate(rowsPerSecond);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        out.printf(Locale.ROOT, "Predicted for %s from the workload: a UUID public_id secondary index beside a BIGINT primary key"
+                + " of %s ids; %s%n", engineName(model), pk.label(), describe(w));
+        WorkloadClass workloadClass = WorkloadClass.of(model, w, true);
+        PredictionAccuracy accuracy = PredictionAccuracy.recorded();
+        boolean first = true;
+        for (RealKey kind : kinds) {
+            StatedPrediction p = StatedPrediction.of(WorkloadPredictor.builder(model, kind).secondary(true).primaryKey(pk)
+                    .workload(w).seeds(2).build().predict(), accuracy, workloadClass, kind);
+            if (first) {
+                out.println("Workload class " + p.verdict().classSentence() + ".");
+                out.println("(the writers' interleaving simulated, seeded; " + p.rangeSentence() + ")");
+                first = false;
+            }
+            out.printf(Locale.ROOT, "  %-34s %s%n", kind.label(), p);
+        }
+        out.flush();
+        return IdgenCommand.EXIT_OK;
+    }
+
+    /** The UUID kinds of {@code --public-id}, each once, in order. */
+    private List<RealKey> publicIdKinds() {
+        List<RealKey> kinds = new ArrayList<>();
+        for (String k : new LinkedHashSet<>(publicIds)) {
+            RealKey kind;
+            try {
+                kind = RealKey.parse(k);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--public-id: " + e.getMessage());
+            }
+            check(kind.keyType() == KeyType.BINARY16, "--public-id '" + k + "' is not a UUID kind; expected uuid7, uuid7-submilli or uuid4");
+            kinds.add(kind);
+        }
+        return kinds;
+    }
+
+    /** {@code --primary-key}: the engine's counter or Snowflake ids. */
+    private RealKey publicIdPrimaryKey() {
+        RealKey pk;
+        try {
+            pk = RealKey.parse(primaryKey);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--primary-key: " + e.getMessage());
         }
-        check(pk == dev.idgen.index.engine.RealKey.AUTO_INCREMENT || pk == dev.idgen.index.engine.RealKey.SNOWFLAKE,
+        check(pk == RealKey.AUTO_INCREMENT || pk == RealKey.SNOWFLAKE,
                 "--primary-key '" + primaryKey + "' is not offered beside --public-id; expected autoinc or snowflake");
-        return new dev.idgen.index.run.PublicIdReport(spec.commandLine().getOut(), spec.commandLine().getErr())
-                .run(urls == null ? List.of() : urls, pk, kinds, n, tx, json);
+        return pk;
     }
 
+    /** The keys of {@code --keys} the textbook scoreboard has (the many-writer layouts are the prediction's alone). */
     private List<KeySource> sources() {
         Set<KeySource> chosen = new LinkedHashSet<>();
-        for (String k : keys) {
+        for (RealKey k : realKeys()) {
             try {
-                chosen.add(KeyName.parse(k));
+                chosen.add(KeyName.parse(k.cliName()));
             } catch (IllegalArgumentException e) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "--keys: " + e.getMessage());
+                // a many-writer layout: predicted above, not in the scoreboard
             }
         }
         return List.copyOf(chosen);

@@ -90,6 +90,32 @@ final class SnapshotGuard {
         this.pidCheckedAt = now;
     }
 
+    /**
+     * This guard as a snapshot restored into another process holds it: every field as it is now
+     * (epoch, the last clock offset, the last process id and when it was read), while the clocks and
+     * the process id are those of the process the image now runs in. For the tests, which run the
+     * original and the copy side by side; nothing in production copies a guard.
+     *
+     * @param wallMillis the copy's wall clock
+     * @param monotonicNanos the copy's monotonic clock
+     * @param processId the copy's process id
+     * @return the copy
+     */
+    SnapshotGuard restoredAs(LongSupplier wallMillis, LongSupplier monotonicNanos, LongSupplier processId) {
+        return new SnapshotGuard(this, wallMillis, monotonicNanos, processId);
+    }
+
+    private SnapshotGuard(SnapshotGuard image, LongSupplier wallMillis, LongSupplier monotonicNanos,
+            LongSupplier processId) {
+        this.wallMillis = wallMillis;
+        this.monotonicNanos = monotonicNanos;
+        this.processId = processId;
+        this.epoch = image.epoch;
+        this.clockOffset = image.clockOffset;
+        this.pid = image.pid;
+        this.pidCheckedAt = image.pidCheckedAt;
+    }
+
     /** @return the guard of this JVM (registering the CRaC resource on first use) */
     static SnapshotGuard jvm() {
         return Jvm.GUARD;

@@ -6,6 +6,7 @@ import java.nio.ByteOrder;
 import java.security.SecureRandom;
 import java.util.Objects;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 /**
  * Random bits from a fixed array of stripes, each a buffer refilled in bulk by its own
@@ -117,6 +118,31 @@ final class StripedRandom implements RandomSource {
 
     static StripedRandom secure(SecureRandom fresh, SnapshotGuard guard) {
         return new StripedRandom(() -> new AesCtrKeystream(fresh), guard, "RandomSource.secure()");
+    }
+
+    /**
+     * This source as a snapshot restored into another process holds it: each stripe's buffer,
+     * position, stamp and epoch as they are now, over {@code guard} (the copy's guard, itself
+     * restored from this source's) and each stripe's refill as {@code refillImage} copies it. For the
+     * tests, which run the original and the copy side by side; nothing in production copies a
+     * source. The caller is the only thread using this source.
+     *
+     * @param guard the copy's guard
+     * @param refillImage makes the copy of a stripe's refill, as the image holds it
+     * @return the copy
+     */
+    StripedRandom restoredAs(SnapshotGuard guard, UnaryOperator<Refill> refillImage) {
+        StripedRandom copy = new StripedRandom(stripes.length, () -> null, guard, name);
+        for (int i = 0; i < stripes.length; i++) {
+            Stripe from = stripes[i];
+            Stripe to = copy.stripes[i];
+            to.refill = refillImage.apply(from.refill);
+            to.buffer = from.buffer.clone();
+            to.position = from.position;
+            to.stamp = from.stamp;
+            to.epoch = from.epoch;
+        }
+        return copy;
     }
 
     /** The next power of two at or above twice the processors, 2 to 64. */

@@ -20,10 +20,36 @@ import java.util.Map;
  * @param model the model fed the same keys in the order the engine took them
  * @param modelLeafFill the model's leaf fill in the engine's own measure
  * @param arrival the keys in the order the engine took them, and their writers
+ * @param load the machine's one-minute load average as the inserts began and as they ended (-1
+ *     where the system does not say): other work on the machine changes how writers interleave
  */
 public record RealResult(Database database, String version, Map<String, Object> settings, RealKey key, Workload workload,
         double seconds, double latencyP50Micros, double latencyP99Micros, Figures real, Map<String, Long> counters,
-        IndexStats model, double modelLeafFill, Arrival arrival) {
+        IndexStats model, double modelLeafFill, Arrival arrival, double[] load) {
+
+    /** Copies the load figures. */
+    public RealResult {
+        if (load.length != 2) {
+            throw new IllegalArgumentException("load takes 2 figures, at the start and at the end; got " + load.length);
+        }
+        load = load.clone();
+    }
+
+    /** @return the load average as the inserts began and as they ended */
+    @Override
+    public double[] load() {
+        return load.clone();
+    }
+
+    /** @return the one-minute load average as the inserts began */
+    public double loadAtStart() {
+        return load[0];
+    }
+
+    /** @return the one-minute load average as the inserts ended */
+    public double loadAtEnd() {
+        return load[1];
+    }
 
     /** @return rows per second over the run */
     public double rowsPerSecond() {

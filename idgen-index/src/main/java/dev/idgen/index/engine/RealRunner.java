@@ -217,6 +217,7 @@ public final class RealRunner {
 
         Turnstile turnstile = w.turnstile() ? new Turnstile(w.writers(), w.seed()) : null;
         List<Thread> threads = new ArrayList<>();
+        double loadBefore = loadAverage();
         long start = System.nanoTime();
         for (int i = 0; i < w.writers(); i++) {
             int writer = i;
@@ -248,6 +249,7 @@ public final class RealRunner {
             }
         }
         double seconds = (System.nanoTime() - start) / 1e9;
+        double loadAfter = loadAverage();
         if (failure.get() != null) {
             Throwable e = failure.get();
             if (e instanceof SQLException sql) {
@@ -300,7 +302,15 @@ public final class RealRunner {
         }
         return new RealResult(database, version, settings, key, w, seconds, percentile(all, 0.50), percentile(all, 0.99),
                 real, counters, stats, database.model().leafFill(stats, database.rowBytes(key, w)),
-                arrival);
+                arrival, new double[] {loadBefore, loadAfter});
+    }
+
+    /**
+     * The machine's load average over the last minute (runnable tasks, this run's writers and a
+     * local server included), or -1 where the system does not say.
+     */
+    private static double loadAverage() {
+        return java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
     }
 
     /** The keys in the order the server numbered them in column {@code o}, with their writers. */
@@ -412,6 +422,12 @@ public final class RealRunner {
         int n = 0;
         byte[] payload = new byte[w.payloadBytes()];
         long[][] keys = new long[w.txRowsMax()][2];
+        // a rate-limited writer's transactions arrive at random, its share of the rate on average; it
+        // waits for the next arrival when ahead of it and starts at once when behind (an open loop)
+        SplittableRandom arrivals = new SplittableRandom(w.seed() * 7_000_003L + writer);
+        double meanGapNanos = w.rateLimited() ? w.meanTxRows() * w.writers() * 1e9 / w.rowsPerSecond() : 0;
+        long nextArrival = System.nanoTime() + (w.rateLimited() ? gap(arrivals, meanGapNanos) : 0);
+        boolean batch = w.client() == ClientStyle.BATCH;
         try {
             while (true) {
                 int size = w.txRowsMin() + random.nextInt(w.txRowsMax() - w.txRowsMin() + 1);
@@ -420,9 +436,15 @@ public final class RealRunner {
                     break;
                 }
                 size = (int) Math.min(size, left);
+                if (w.rateLimited()) {
+                    for (long wait; (wait = nextArrival - System.nanoTime()) > 0; ) {
+                        java.util.concurrent.locks.LockSupport.parkNanos(wait);
+                    }
+                    nextArrival += gap(arrivals, meanGapNanos);
+                }
                 database.begin(c);
-                int statementsInTx = w.multiRow() ? 1 : size;
-                int rowsPerStatement = w.multiRow() ? size : 1;
+                int statementsInTx = w.multiRow() || batch ? 1 : size;
+                int rowsPerStatement = w.multiRow() || batch ? size : 1;
                 for (int i = 0; i < size; i++) {
                     maker.next(keys[i]);
                 }
@@ -432,10 +454,12 @@ public final class RealRunner {
                             : (a, b) -> Long.compare(a[0], b[0]));
                 }
                 for (int s = 0; s < statementsInTx; s++) {
-                    PreparedStatement ps = statements.get(rowsPerStatement);
+                    // a batch is one statement of one row, executed once per row in one call
+                    int tuples = batch ? 1 : rowsPerStatement;
+                    PreparedStatement ps = statements.get(tuples);
                     if (ps == null) {
-                        ps = c.prepareStatement(database.insert(table, key, w, rowsPerStatement));
-                        statements.put(rowsPerStatement, ps);
+                        ps = c.prepareStatement(database.insert(table, key, w, tuples));
+                        statements.put(tuples, ps);
                     }
                     int p = 1;
                     for (int r = 0; r < rowsPerStatement; r++) {
@@ -450,12 +474,20 @@ public final class RealRunner {
                         for (int i = 0; i < w.secondaryIndexes(); i++) {
                             ps.setLong(p++, random.nextLong());
                         }
+                        if (batch) {
+                            ps.addBatch();
+                            p = 1;
+                        }
                     }
                     if (turnstile != null) {
                         turnstile.await(writer);
                     }
                     long t0 = System.nanoTime();
-                    ps.executeUpdate();
+                    if (batch) {
+                        ps.executeBatch();
+                    } else {
+                        ps.executeUpdate();
+                    }
                     long t1 = System.nanoTime();
                     if (n == lat.length) {
                         lat = Arrays.copyOf(lat, 2 * n);
@@ -467,7 +499,8 @@ public final class RealRunner {
                         high[slot] = engineKey ? slot + 1L : k[0];
                         low[slot] = k[1];
                         writerOf[slot] = (byte) writer;
-                        middle[slot] = t0 + (t1 - t0) / 2;
+                        // a batch's rows go in one after another over the call: each at its share of it
+                        middle[slot] = batch ? t0 + (long) ((t1 - t0) * (r + 0.5) / rowsPerStatement) : t0 + (t1 - t0) / 2;
                     }
                     if (turnstile != null) {
                         turnstile.pass();
@@ -482,6 +515,11 @@ public final class RealRunner {
         }
         counts[writer] = n;
         return lat;
+    }
+
+    /** An exponential draw of the given mean, nanoseconds. */
+    private static long gap(SplittableRandom random, double meanNanos) {
+        return (long) (-meanNanos * Math.log(1 - random.nextDouble()));
     }
 
     private static void fill(SplittableRandom random, byte[] bytes) {

@@ -1,5 +1,6 @@
 package dev.idgen.index.predict;
 
+import dev.idgen.index.engine.ClientStyle;
 import dev.idgen.index.engine.RealKey;
 import dev.idgen.index.engine.Workload;
 import dev.idgen.index.model.IndexEngine;
@@ -52,9 +53,9 @@ public final class WorkloadPredictor {
         this.engine = b.engine;
         this.key = b.key;
         this.workload = b.workload;
-        this.client = b.multiRowFromWorkload();
-        this.rate = b.rowsPerSecond;
-        this.timing = b.timing != null ? b.timing : Calibration.timing(b.engine, b.workload, b.rowsPerSecond);
+        this.client = b.workload.client();
+        this.rate = b.workload.rowsPerSecond();
+        this.timing = b.timing != null ? b.timing : Calibration.timing(b.engine, b.workload, rate);
         this.seeds = b.seeds;
     }
 
@@ -485,9 +486,7 @@ public final class WorkloadPredictor {
         private final IndexEngine engine;
         private final RealKey key;
         private Workload workload = new Workload(100_000, 1, 100, 100, 0, 0, false, 1);
-        private ClientStyle client = ClientStyle.SINGLE;
         private Timing timing;
-        private double rowsPerSecond;
         private int seeds = 3;
         private boolean secondary;
         private RealKey primaryKey = RealKey.AUTO_INCREMENT;
@@ -501,8 +500,7 @@ public final class WorkloadPredictor {
         }
 
         /**
-         * @param w rows, writers, rows per transaction, row size (payload), seed; its {@code multiRow}
-         *     selects {@link ClientStyle#MULTI_ROW}
+         * @param w rows, writers, rows per transaction, row size (payload), client style, insert rate, seed
          * @return this builder
          */
         public Builder workload(Workload w) {
@@ -517,38 +515,11 @@ public final class WorkloadPredictor {
         }
 
         /**
-         * @param style how writers send their rows (default single INSERTs)
-         * @return this builder
-         */
-        public Builder client(ClientStyle style) {
-            if (style == null) {
-                throw new IllegalArgumentException("client style is required");
-            }
-            this.client = style;
-            return this;
-        }
-
-        /**
          * @param t statement, commit and think times (default: the engine's, calibrated on the recorded runs)
          * @return this builder
          */
         public Builder timing(Timing t) {
             this.timing = t;
-            return this;
-        }
-
-        /**
-         * The insert rate of all writers together; the commit time is set so the simulated writers
-         * reach it. 0 (the default) keeps the engine's calibrated timing.
-         *
-         * @param rate rows per second, 0 or 1 to 10,000,000
-         * @return this builder
-         */
-        public Builder rowsPerSecond(double rate) {
-            if (!(rate == 0 || rate >= 1 && rate <= 1e7)) {
-                throw new IllegalArgumentException("insert rate " + rate + " rows/s is out of range; expected 0 (unknown) or 1..10000000");
-            }
-            this.rowsPerSecond = rate;
             return this;
         }
 
@@ -593,10 +564,6 @@ public final class WorkloadPredictor {
             }
             this.primaryKey = key;
             return this;
-        }
-
-        ClientStyle multiRowFromWorkload() {
-            return workload.multiRow() ? ClientStyle.MULTI_ROW : client;
         }
 
         /** @return the predictor */

@@ -51,7 +51,7 @@ public final class ComparisonReport {
      */
     public record Row(String engine, String key, int writers, long rows, String txRows, int rowBytes, String client,
             long engineLeafPages, double engineFill, long predictedLeafPages, long predictedMin, long predictedMax,
-            double predictedFill) {
+            double predictedFill, boolean calibrated) {
 
         /**
          * @throws IllegalArgumentException if a value is out of range, naming it and the range
@@ -90,13 +90,13 @@ public final class ComparisonReport {
      */
     public static String text(List<Row> rows) {
         TextTable t = new TextTable("engine", ">writers", "key", ">rows", ">rows/tx", ">row bytes", ">leaf pages",
-                ">predicted (range)", ">error", ">fill", ">predicted");
+                ">predicted (range)", ">error", ">fill", ">predicted", "workload class");
         for (Row r : rows) {
             t.row(r.engine(), Integer.toString(r.writers()), r.key(), String.format(Locale.ROOT, "%,d", r.rows()), r.txRows(),
                     String.format(Locale.ROOT, "%,d", r.rowBytes()), String.format(Locale.ROOT, "%,d", r.engineLeafPages()),
                     String.format(Locale.ROOT, "%,d (%,d-%,d)", r.predictedLeafPages(), r.predictedMin(), r.predictedMax()),
                     String.format(Locale.ROOT, "%+.1f %%", 100 * r.error()), percent(r.engineFill()),
-                    percent(r.predictedFill()));
+                    percent(r.predictedFill()), standing(r));
         }
         return t.render(0);
     }
@@ -169,9 +169,14 @@ public final class ComparisonReport {
             b.append(String.format(Locale.ROOT, "; the prediction from the workload was within %.0f %% of the engine"
                     + " on every row", Math.ceil(100 * Math.abs(off.error()) - 1e-9)));
         } else {
-            b.append(String.format(Locale.ROOT, "; the prediction missed by %+.0f %% (%s, %d writer%s), so measure"
+            b.append(String.format(Locale.ROOT, "; the prediction missed by %+.0f %% (%s, %d writer%s%s), so measure"
                     + " this engine rather than trust the prediction", 100 * off.error(), off.key(), off.writers(),
-                    off.writers() == 1 ? "" : "s"));
+                    off.writers() == 1 ? "" : "s", off.calibrated() ? "" : ", a workload class it is not calibrated on"));
+        }
+        long outside = rows.stream().filter(r -> !r.calibrated()).count();
+        if (outside > 0) {
+            b.append(String.format(Locale.ROOT, "; %d of %d rows are of workload classes the prediction is not calibrated on",
+                    outside, rows.size()));
         }
         return b.append('.').toString();
     }
@@ -206,13 +211,13 @@ public final class ComparisonReport {
             b.append(svg(list));
             b.append("<table><tr><th>key</th><th>writers</th><th>rows</th><th>rows/tx</th><th>row bytes</th>")
                     .append("<th>engine leaf pages</th><th>predicted (range)</th><th>error</th><th>engine fill</th>")
-                    .append("<th>predicted fill</th></tr>\n");
+                    .append("<th>predicted fill</th><th>workload class</th></tr>\n");
             for (Row r : list) {
                 b.append(String.format(Locale.ROOT, "<tr><td>%s</td><td>%d</td><td>%,d</td><td>%s</td><td>%,d</td><td>%,d</td>"
-                                + "<td>%,d (%,d-%,d)</td><td>%+.1f %%</td><td>%s</td><td>%s</td></tr>%n",
+                                + "<td>%,d (%,d-%,d)</td><td>%+.1f %%</td><td>%s</td><td>%s</td><td>%s</td></tr>%n",
                         escape(r.key()), r.writers(), r.rows(), escape(r.txRows()), r.rowBytes(), r.engineLeafPages(),
                         r.predictedLeafPages(), r.predictedMin(), r.predictedMax(), 100 * r.error(), percent(r.engineFill()),
-                        percent(r.predictedFill())));
+                        percent(r.predictedFill()), standing(r)));
             }
             b.append("</table>\n");
         }
@@ -256,6 +261,10 @@ public final class ComparisonReport {
                 LABEL_WIDTH, y, w, colour));
         s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\">%.1f %%</text>%n", LABEL_WIDTH + w + 4, y + 10,
                 100 * fill));
+    }
+
+    private static String standing(Row r) {
+        return r.calibrated() ? "calibrated" : "not calibrated";
     }
 
     private static String percent(double fraction) {

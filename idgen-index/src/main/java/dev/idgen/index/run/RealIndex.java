@@ -6,6 +6,9 @@ import dev.idgen.index.engine.RealResult;
 import dev.idgen.index.engine.RealRunner;
 import dev.idgen.index.engine.Workload;
 import dev.idgen.index.predict.Prediction;
+import dev.idgen.index.predict.PredictionAccuracy;
+import dev.idgen.index.predict.StatedPrediction;
+import dev.idgen.index.predict.WorkloadClass;
 import dev.idgen.index.predict.WorkloadPredictor;
 import dev.idgen.index.report.ComparisonReport;
 import dev.idgen.index.report.Json;
@@ -104,8 +107,14 @@ public final class RealIndex {
                 total += w.rows() * s.keys().size() * urls.size();
             }
             for (Workload w : s.workloads()) {
-                out.printf(Locale.ROOT, "%,d rows per key, %d writer%s, %s rows per transaction%s, %s%s%n",
-                        w.rows(), w.writers(), w.writers() == 1 ? "" : "s", w.txRows(), w.multiRow() ? " (one sorted multi-row INSERT)" : "",
+                out.printf(Locale.ROOT, "%,d rows per key, %d writer%s%s, %s rows per transaction%s, %s%s%n",
+                        w.rows(), w.writers(), w.writers() == 1 ? "" : "s",
+                        w.rateLimited() ? String.format(Locale.ROOT, " at %,.0f rows/s together", w.rowsPerSecond()) : "",
+                        w.txRows(), switch (w.client()) {
+                            case MULTI_ROW -> " (one sorted multi-row INSERT)";
+                            case BATCH -> " (one JDBC batch)";
+                            case SINGLE -> "";
+                        },
                         w.payloadBytes() == 0 ? "key-only rows" : w.payloadBytes() + "-byte payload",
                         w.secondaryIndexes() == 0 ? "" : ", " + w.secondaryIndexes() + " secondary indexes");
             }
@@ -132,7 +141,7 @@ public final class RealIndex {
                         RealResult r = runner.run(key, w, n -> progress.update(before + n, label));
                         done += w.rows();
                         results.add(r);
-                        Prediction p = predict(database, key, w);
+                        StatedPrediction p = predict(database, key, w);
                         rows.add(row(r, p));
                         if (s.json() != null) {
                             Files.writeString(s.json(), Json.write(json(r, p)) + "\n", StandardCharsets.UTF_8,
@@ -205,18 +214,23 @@ public final class RealIndex {
      * @param p what the workload alone predicted for it
      * @return the report's row
      */
-    public static ComparisonReport.Row row(RealResult r, Prediction p) {
+    public static ComparisonReport.Row row(RealResult r, StatedPrediction p) {
         Workload w = r.workload();
         // the product and its version number, without the build's suffix: "MariaDB 10.11.19", "PostgreSQL 15.20"
         String version = r.version();
         int paren = version.indexOf(" (");
         version = (paren > 0 ? version.substring(0, paren) : version).replaceFirst("^(\\S+ [0-9.]+)-.*$", "$1");
         String engine = version.startsWith(r.database().label()) ? version : r.database().label() + ", " + version;
-        String client = w.multiRow() ? "one sorted multi-row INSERT per transaction" : "one INSERT per row";
+        String client = switch (w.client()) {
+            case MULTI_ROW -> "one sorted multi-row INSERT per transaction";
+            case BATCH -> "one JDBC batch per transaction";
+            case SINGLE -> "one INSERT per row";
+        } + (w.rateLimited() ? String.format(Locale.ROOT, ", %,.0f rows/s together", w.rowsPerSecond()) : "");
         int rowBytes = r.key().keyType().storedBytes() + r.database().rowBytes(r.key(), w);
         return new ComparisonReport.Row(engine, r.key().label(), w.writers(), w.rows(), w.txRows(), rowBytes, client,
-                Math.max(1, r.real().leafPages()), Math.min(1, Math.max(0, r.real().leafFill())), p.pages(), p.minPages(),
-                p.maxPages(), Math.min(1, Math.max(0, p.fill())));
+                Math.max(1, r.real().leafPages()), Math.min(1, Math.max(0, r.real().leafFill())), p.pages(),
+                Math.min(p.low(), p.pages()), Math.max(p.high(), p.pages()), Math.min(1, Math.max(0, p.prediction().fill())),
+                p.verdict().calibrated());
     }
 
     /**
@@ -225,13 +239,15 @@ public final class RealIndex {
      * @param database the engine
      * @param key the key kind
      * @param w the workload
-     * @return the prediction
+     * @return the prediction, with what the recorded runs of its workload class say of it
      */
-    static Prediction predict(Database database, RealKey key, Workload w) {
+    static StatedPrediction predict(Database database, RealKey key, Workload w) {
         // the row as the engine stores it: the server-order and server-time columns included
         Workload asStored = new Workload(w.rows(), w.writers(), w.txRowsMin(), w.txRowsMax(),
-                Math.min(Workload.MAX_PAYLOAD_BYTES, database.rowBytes(key, w)), 0, w.multiRow(), w.seed());
-        return WorkloadPredictor.builder(database.model(), key).workload(asStored).seeds(2).build().predict();
+                Math.min(Workload.MAX_PAYLOAD_BYTES, database.rowBytes(key, w)), 0, w.client(), w.seed(), false, false, false,
+                w.rowsPerSecond());
+        Prediction p = WorkloadPredictor.builder(database.model(), key).workload(asStored).seeds(2).build().predict();
+        return StatedPrediction.of(p, PredictionAccuracy.recorded(), WorkloadClass.of(database.model(), asStored), key);
     }
 
     /** @return the trace file's name for a run, such as {@code InnoDB-snowflake-w4-p200.trace.gz} */
@@ -245,13 +261,17 @@ public final class RealIndex {
      * @param p what the workload alone predicted for it
      * @return the run as a JSON object, the prediction and its error included
      */
-    public static Map<String, Object> json(RealResult r, Prediction p) {
+    public static Map<String, Object> json(RealResult r, StatedPrediction p) {
         Map<String, Object> m = json(r);
         m.put("predictedLeafPages", p.pages());
-        m.put("predictedLeafPagesMin", p.minPages());
-        m.put("predictedLeafPagesMax", p.maxPages());
-        m.put("predictedLeafFill", round(p.fill()));
-        m.put("predictionError", round(p.error(r.real().leafPages())));
+        m.put("predictedLeafPagesMin", p.prediction().minPages());
+        m.put("predictedLeafPagesMax", p.prediction().maxPages());
+        m.put("predictedRangeLow", p.low());
+        m.put("predictedRangeHigh", p.high());
+        m.put("predictedLeafFill", round(p.prediction().fill()));
+        m.put("predictionError", round(p.prediction().error(r.real().leafPages())));
+        m.put("workloadClass", p.verdict().workloadClass().id());
+        m.put("calibrated", p.verdict().calibrated());
         return m;
     }
 
@@ -271,9 +291,13 @@ public final class RealIndex {
         m.put("payloadBytes", w.payloadBytes());
         m.put("secondaryIndexes", w.secondaryIndexes());
         m.put("multiRow", w.multiRow());
+        m.put("client", w.client().cliName());
+        m.put("rateLimit", w.rowsPerSecond());
         m.put("serverOrder", r.database().orderColumn(r.key(), w));
         m.put("turnstile", w.turnstile());
         m.put("serverTime", r.database().timeColumn(w));
+        m.put("loadAverageStart", round(r.loadAtStart()));
+        m.put("loadAverageEnd", round(r.loadAtEnd()));
         m.put("seconds", round(r.seconds()));
         m.put("rowsPerSecond", Math.round(r.rowsPerSecond()));
         m.put("latencyP50Micros", round(r.latencyP50Micros()));

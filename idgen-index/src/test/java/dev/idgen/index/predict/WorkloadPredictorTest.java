@@ -5,22 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.idgen.index.engine.ClientStyle;
 import dev.idgen.index.engine.RealKey;
 import dev.idgen.index.engine.Workload;
 import dev.idgen.index.model.IndexEngine;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -55,103 +46,45 @@ class WorkloadPredictorTest {
     static final double BOUND = 0.20;
     static final double BOUND_SEQUENCE_FIRST = 0.35;
 
-    private static final Map<Run, Prediction> PREDICTIONS = new ConcurrentHashMap<>();
-
-    private static final Pattern FIELD = Pattern.compile("\"(\\w+)\":(\"[^\"]*\"|[-0-9.eE]+|true|false)");
-
-    record Run(String file, IndexEngine engine, RealKey key, Workload workload, long leafPages, boolean heldOut) {
-        @Override
-        public String toString() {
-            return (heldOut ? "held out " : "fitted ") + file + ": " + engine + " " + key.cliName() + " w"
-                    + workload.writers() + " p" + workload.payloadBytes() + (workload.multiRow() ? " multi-row" : "");
-        }
-    }
-
-    static Stream<Run> recorded() throws IOException {
-        List<Run> runs = new ArrayList<>();
-        read("runs.jsonl", false, runs);
-        read("many-writers/runs.jsonl", false, runs);
-        read("free-running/runs.jsonl", true, runs);
-        read("many-writers/innodb-rerun-midpoint-order.jsonl", true, runs);
-        read("segments/runs.jsonl", true, runs);
-        read("server-order/runs.jsonl", true, runs);
-        read("repeats/runs.jsonl", true, runs);
-        read("writers-8-16-32/runs.jsonl", true, runs);
-        return runs.stream();
-    }
-
-    private static void read(String file, boolean heldOut, List<Run> runs) throws IOException {
-        try (InputStream in = WorkloadPredictorTest.class.getResourceAsStream("/index/real/" + file);
-                BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
-            for (String line; (line = r.readLine()) != null; ) {
-                Map<String, String> f = new HashMap<>();
-                Matcher m = FIELD.matcher(line);
-                while (m.find()) {
-                    f.putIfAbsent(m.group(1), m.group(2).replace("\"", ""));
-                }
-                int writers = Integer.parseInt(f.get("writers"));
-                boolean turnstile = "true".equals(f.get("turnstile"));
-                String key = f.get("key");
-                // free-running time-ordered keys of several writers: where the interleaving decides
-                if (writers == 1 || turnstile || !f.get("secondaryIndexes").equals("0") || key.equals("autoinc")
-                        || key.startsWith("uuid4")) {
-                    continue;
-                }
-                IndexEngine engine = switch (f.get("engine")) {
-                    case "POSTGRESQL" -> IndexEngine.POSTGRESQL;
-                    case "SQLITE" -> IndexEngine.SQLITE;
-                    default -> IndexEngine.INNODB;
-                };
-                String[] tx = f.get("txRows").split("-");
-                // the server-time and server-order columns add 8 bytes to the row
-                int row = Integer.parseInt(f.get("payloadBytes"))
-                        + ("true".equals(f.get("serverTime")) || "true".equals(f.get("serverOrder")) ? 8 : 0);
-                Workload w = new Workload(Long.parseLong(f.get("rows")), writers, Integer.parseInt(tx[0]),
-                        Integer.parseInt(tx[tx.length - 1]), row, 0, "true".equals(f.get("multiRow")), 1);
-                runs.add(new Run(file, engine, RealKey.parse(key), w, Long.parseLong(f.get("leafPages")), heldOut));
-            }
-        }
+    /** The recorded runs of several free-running writers of keys the runner makes: where the interleaving decides. */
+    static Stream<RecordedRuns.Run> recorded() {
+        return RecordedRuns.all().stream().filter(r -> r.workload().writers() > 1 && r.key() != RealKey.AUTO_INCREMENT
+                && r.key() != RealKey.UUID_V4 && r.key() != RealKey.UUID_V4_TEXT && r.workload().rows() <= 100_000);
     }
 
     @Test
-    void theRecordedRunsIncludeHeldOutOnesOfFourToThirtyTwoWriters() throws IOException {
-        List<Run> runs = recorded().toList();
-        assertTrue(runs.stream().filter(r -> !r.heldOut).count() >= 30, "fitted runs");
+    void theRecordedRunsIncludeOnesNotFittedOnOfFourToThirtyTwoWriters() {
+        List<RecordedRuns.Run> runs = recorded().toList();
+        assertTrue(runs.stream().filter(r -> r.use() == RecordedRuns.Use.FITTED).count() >= 30, "fitted runs");
         for (int writers : new int[] {4, 8, 16, 32}) {
-            assertTrue(runs.stream().filter(r -> r.heldOut && r.workload.writers() == writers).count() >= 12,
-                    "held-out " + writers + "-writer runs");
+            assertTrue(runs.stream().filter(r -> r.use() != RecordedRuns.Use.FITTED && r.workload().writers() == writers).count() >= 6,
+                    "runs of " + writers + " writers not fitted on");
         }
-    }
-
-    /** The prediction for a run, made once (the per-run and the overall tests share it). */
-    static Prediction predict(Run run) {
-        return PREDICTIONS.computeIfAbsent(run,
-                r -> WorkloadPredictor.builder(r.engine, r.key).workload(r.workload).seeds(2).build().predict());
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("recorded")
-    void predictionIsWithinTheStatedBoundOfTheEngine(Run run) {
-        double bound = run.key == RealKey.SNOWFLAKE_SEQ_MACHINE ? BOUND_SEQUENCE_FIRST : BOUND;
-        Prediction p = predict(run);
-        double error = p.error(run.leafPages);
+    void predictionIsWithinTheStatedBoundOfTheEngine(RecordedRuns.Run run) {
+        double bound = run.key() == RealKey.SNOWFLAKE_SEQ_MACHINE ? BOUND_SEQUENCE_FIRST : BOUND;
+        Prediction p = RecordedRuns.predict(run);
+        double error = p.error(run.leafPages());
         assertTrue(Math.abs(error) <= bound, String.format(Locale.ROOT, "%s: predicted %s, engine %d leaf pages: %+.1f %%",
-                run, p, run.leafPages, 100 * error));
+                run, p, run.leafPages(), 100 * error));
     }
 
     @Test
-    void ninetyPercentOfTheRunsAreWithinTenPercent() throws IOException {
-        List<Run> all = recorded().toList();
+    void ninetyPercentOfTheRunsAreWithinTenPercent() {
+        List<RecordedRuns.Run> all = recorded().toList();
         double sum = 0;
-        for (Run run : all) {
-            sum += Math.abs(predict(run).error(run.leafPages));
+        for (RecordedRuns.Run run : all) {
+            sum += Math.abs(RecordedRuns.predict(run).error(run.leafPages()));
         }
         assertTrue(sum / all.size() <= MEAN_ERROR, "mean error " + sum / all.size());
         // the sequence-first layout is a known miss, held to its own bound above
-        List<Run> runs = all.stream().filter(r -> r.key != RealKey.SNOWFLAKE_SEQ_MACHINE).toList();
+        List<RecordedRuns.Run> runs = all.stream().filter(r -> r.key() != RealKey.SNOWFLAKE_SEQ_MACHINE).toList();
         List<String> misses = new ArrayList<>();
-        for (Run run : runs) {
-            double error = predict(run).error(run.leafPages);
+        for (RecordedRuns.Run run : runs) {
+            double error = RecordedRuns.predict(run).error(run.leafPages());
             if (Math.abs(error) > TARGET) {
                 misses.add(String.format(Locale.ROOT, "%s %+.1f %%", run, 100 * error));
             }
@@ -194,8 +127,8 @@ class WorkloadPredictorTest {
     @Test
     void anInsertRateSetsTheCommitTime() {
         Workload w = new Workload(10_000, 4, 1, 10, 0, 0, false, 1);
-        Timing slow = WorkloadPredictor.builder(IndexEngine.INNODB, RealKey.UUID_V7).workload(w).rowsPerSecond(100).build().timing();
-        Timing fast = WorkloadPredictor.builder(IndexEngine.INNODB, RealKey.UUID_V7).workload(w).rowsPerSecond(100_000).build().timing();
+        Timing slow = WorkloadPredictor.builder(IndexEngine.INNODB, RealKey.UUID_V7).workload(w.withRate(100)).build().timing();
+        Timing fast = WorkloadPredictor.builder(IndexEngine.INNODB, RealKey.UUID_V7).workload(w.withRate(100_000)).build().timing();
         assertTrue(slow.commitMicros() > 10 * fast.commitMicros() || fast.commitMicros() == 0, slow + " " + fast);
     }
 
@@ -209,7 +142,7 @@ class WorkloadPredictorTest {
         e = assertThrows(IllegalArgumentException.class, () -> ClientStyle.parse("bulk"));
         assertTrue(e.getMessage().contains("'bulk'"), e.getMessage());
         e = assertThrows(IllegalArgumentException.class,
-                () -> WorkloadPredictor.builder(IndexEngine.INNODB, RealKey.UUID_V7).rowsPerSecond(-1));
+                () -> new Workload(10, 1, 1, 1, 0, 0, false, 1).withRate(-1));
         assertTrue(e.getMessage().contains("-1.0 rows/s"), e.getMessage());
     }
 }

@@ -22,7 +22,7 @@ class ComparisonReportTest {
     static ComparisonReport.Row row(String engine, String key, int writers, double fill, long pages, double predictedFill,
             long predicted) {
         return new ComparisonReport.Row(engine, key, writers, 20_000, writers == 1 ? "100" : "1-10", 16, "one INSERT per row",
-                pages, fill, predicted, predicted - 3, predicted + 3, predictedFill);
+                pages, fill, predicted, predicted - 3, predicted + 3, predictedFill, writers != 16);
     }
 
     /** Two engines at 4 and 16 writers, and SQLite at one, with figures chosen to tell the advice apart. */
@@ -45,12 +45,14 @@ class ComparisonReportTest {
         var byEngine = ComparisonReport.byEngine(rows());
         // 143 / 102 = 1.40 times the pages; errors +1.0, -0.7, +1.0, +1.4 %: within 2 %
         assertEquals("PostgreSQL 16.4: at 16 writers Snowflake left the leaf pages fullest (88 %, 102 pages) and UUIDv4 took"
-                + " 1.4 times as many (63 % full); the prediction from the workload was within 2 % of the engine on every row.",
+                + " 1.4 times as many (63 % full); the prediction from the workload was within 2 % of the engine on every row;"
+                + " 2 of 4 rows are of workload classes the prediction is not calibrated on.",
                 ComparisonReport.advice(byEngine.get(PG)));
         // 480 / 370 = 1.30; UUIDv7 lost 52 points from 4 to 16 writers, Snowflake 42; 450 / 370 = +21.6 %
         assertEquals("InnoDB, MariaDB 10.11.6: at 16 writers Snowflake left the leaf pages fullest (50 %, 370 pages) and UUIDv7"
                 + " took 1.3 times as many (38 % full); UUIDv7 fell from 90 % at 4 writers to 38 % at 16; the prediction missed"
-                + " by +22 % (Snowflake, 16 writers), so measure this engine rather than trust the prediction.",
+                + " by +22 % (Snowflake, 16 writers, a workload class it is not calibrated on), so measure this engine rather"
+                + " than trust the prediction; 2 of 4 rows are of workload classes the prediction is not calibrated on.",
                 ComparisonReport.advice(byEngine.get(INNODB)));
         // 88 and 87 %: under 3 points apart; 92 / 91 = +1.1 %
         assertEquals("SQLite 3.46.0: at 1 writer every key filled its leaf pages alike (87-88 %), so choose on other grounds;"
@@ -69,9 +71,10 @@ class ComparisonReportTest {
         String[] lines = text.split("\n");
         assertEquals(11, lines.length, text);
         assertTrue(lines[0].matches("engine\\s+writers\\s+key\\s+rows\\s+rows/tx\\s+row bytes\\s+leaf pages\\s+predicted \\(range\\)"
-                + "\\s+error\\s+fill\\s+predicted"), lines[0]);
+                + "\\s+error\\s+fill\\s+predicted\\s+workload class"), lines[0]);
         assertTrue(lines[7].matches("InnoDB, MariaDB 10\\.11\\.6\\s+16\\s+Snowflake\\s+20,000\\s+1-10\\s+16\\s+370\\s+450 \\(447-453\\)"
-                + "\\s+\\+21\\.6 %\\s+50\\.0 %\\s+41\\.0 %"), lines[7]);
+                + "\\s+\\+21\\.6 %\\s+50\\.0 %\\s+41\\.0 %\\s+not calibrated"), lines[7]);
+        assertTrue(lines[5].endsWith("  calibrated"), lines[5]);
 
         String html = ComparisonReport.html("Which key", rows(), "");
         for (String engine : List.of(PG, INNODB, SQLITE)) {

@@ -42,7 +42,7 @@ class InnodbOffPageTest {
         RealRunner runner = mariadb();
         Workload w = new Workload(1_000, 1, 100, 100, payload, 0, false, 5);
         RealResult r = runner.run(key, w, done -> { });
-        Prediction p = RealIndex.predict(Database.MARIADB, key, w);
+        Prediction p = RealIndex.predict(Database.MARIADB, key, w).prediction();
         String what = String.format(Locale.ROOT, "%s, %d-byte payload: engine %d leaf pages, %.4f full; replay %d, %.4f;"
                 + " predicted %s", key.label(), payload, r.real().leafPages(), r.real().leafFill(), r.model().leafPages(),
                 r.modelLeafFill(), p);

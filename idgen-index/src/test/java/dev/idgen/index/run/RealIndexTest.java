@@ -54,7 +54,7 @@ class RealIndexTest {
                 for (String key : List.of("Snowflake", "UUIDv4")) {
                     String pattern = engine + "\\s+" + w + "\\s+" + key + "\\s+2,000\\s+" + (w.equals("1") ? "100" : "1-10")
                             + "\\s+" + (key.equals("Snowflake") ? "8" : "16") + "\\s+\\d+\\s+\\d+ \\(\\d+-\\d+\\)\\s+[-+]\\d+\\.\\d %"
-                            + "\\s+\\d+\\.\\d %\\s+\\d+\\.\\d %";
+                            + "\\s+\\d+\\.\\d %\\s+\\d+\\.\\d %\\s+(not )?calibrated";
                     assertEquals(1, lines.stream().filter(l -> l.matches(pattern)).count(), pattern + " in\n" + text);
                 }
             }
@@ -66,6 +66,8 @@ class RealIndexTest {
         assertEquals(8, runs.size(), String.join("\n", runs));
         for (String run : runs) {
             assertTrue(run.contains("\"predictionError\":") && run.contains("\"predictedLeafPages\":"), run);
+            assertTrue(run.matches(".*\"workloadClass\":\"(postgresql|innodb)/(1/any/any/any|2-4/single/free/1-10)\",\"calibrated\":(true|false).*")
+                    && run.contains("\"loadAverageStart\":") && run.contains("\"client\":\"single\""), run);
         }
         String page = Files.readString(html, StandardCharsets.UTF_8);
         assertTrue(page.matches("(?s).*<h2>PostgreSQL 1\\d\\.\\d+</h2>.*<h2>InnoDB, MariaDB [0-9.]+</h2>.*"), page);

@@ -39,7 +39,7 @@ class SqliteOverflowTest {
         for (RealKey key : new RealKey[] {RealKey.SNOWFLAKE, RealKey.UUID_V4}) {
             Workload w = new Workload(5_000, 1, 100, 100, 1_200, 0, false, 11);
             RealResult r = runner.run(key, w, done -> { });
-            Prediction p = RealIndex.predict(Database.SQLITE, key, w);
+            Prediction p = RealIndex.predict(Database.SQLITE, key, w).prediction();
             String what = String.format(Locale.ROOT, "%s: engine %d leaf pages, %.4f full, %s overflow pages; replay %d, %.4f;"
                             + " predicted %s", key.label(), r.real().leafPages(), r.real().leafFill(),
                     r.real().extra().get("overflow pages"), r.model().leafPages(), r.modelLeafFill(), p);

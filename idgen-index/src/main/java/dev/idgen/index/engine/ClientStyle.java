@@ -1,4 +1,4 @@
-package dev.idgen.index.predict;
+package dev.idgen.index.engine;
 
 import java.util.Locale;
 
