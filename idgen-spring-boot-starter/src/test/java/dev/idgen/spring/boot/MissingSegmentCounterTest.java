@@ -2,7 +2,7 @@ package dev.idgen.spring.boot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.idgen.spring.boot.jpa.segment.Coupon;
+import dev.idgen.spring.boot.segmentjpa.Coupon;
 import dev.idgen.testsupport.TestPostgres;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurationPackage;

@@ -1,11 +1,11 @@
-package dev.idgen.spring.boot.jpa.segment;
+package dev.idgen.spring.boot.segmentjpa;
 
 import dev.idgen.hibernate.SegmentId;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 
-/** An entity numbered by the segment counter {@code tickets}, in a package of its own. */
+/** An entity numbered by the segment counter {@code tickets}, outside the package the other JPA tests scan. */
 @Entity
 @Table(name = "idgen_segment_coupon")
 public class Coupon {
