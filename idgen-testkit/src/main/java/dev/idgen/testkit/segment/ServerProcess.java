@@ -27,7 +27,8 @@ public final class ServerProcess implements AutoCloseable {
     @FunctionalInterface
     public interface Ready {
         /**
-         * @return normally once the server answers
+         * Returns normally once the server answers.
+         *
          * @throws Exception while it does not (the start asks again until its deadline)
          */
         void check() throws Exception;
