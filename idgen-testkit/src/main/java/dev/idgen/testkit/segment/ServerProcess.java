@@ -98,7 +98,11 @@ public final class ServerProcess implements AutoCloseable {
         }
     }
 
-    /** {@return what the server wrote so far} */
+    /**
+     * {@return what the server wrote so far}
+     *
+     * @throws IOException when the server's log cannot be read
+     */
     public String log() throws IOException {
         Path log = dir.resolve("server.log");
         return Files.exists(log) ? Files.readString(log) : "";
