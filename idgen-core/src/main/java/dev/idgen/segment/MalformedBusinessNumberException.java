@@ -11,7 +11,9 @@ public final class MalformedBusinessNumberException extends IllegalArgumentExcep
 
     private static final long serialVersionUID = 1L;
 
+    /** The text that was read. */
     private final String text;
+    /** The pattern it was read with. */
     private final String pattern;
 
     /**

@@ -99,9 +99,8 @@ public final class ServerProcess implements AutoCloseable {
     }
 
     /**
-     * {@return what the server wrote so far}
-     *
-     * @throws IOException when the server's log cannot be read
+     * @return what the server wrote so far
+     * @throws IOException if its log cannot be read
      */
     public String log() throws IOException {
         Path log = dir.resolve("server.log");
