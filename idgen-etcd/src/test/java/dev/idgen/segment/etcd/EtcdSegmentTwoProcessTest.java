@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idgen.lease.etcd.EtcdCluster;
-import dev.idgen.testkit.segment.StoreOutage;
 import dev.idgen.testkit.segment.TwoProcessReport;
 import dev.idgen.testkit.segment.TwoProcessRun;
 import io.etcd.jetcd.ByteSequence;
@@ -45,17 +44,8 @@ class EtcdSegmentTwoProcessTest {
             TwoProcessReport r = TwoProcessRun.builder()
                     .opener(EtcdStoreOpener.class, etcd.endpoints()[0], namespace)
                     .name("orders").step(1000).perThread(perThread)
-                    .warmUp(Duration.ofMillis(perThread / 80)).outage(new StoreOutage() {
-                        @Override
-                        public void stop() {
-                            etcd.kill(0);
-                        }
-
-                        @Override
-                        public void start() {
-                            etcd.restart(0);
-                        }
-                    }, Duration.ofSeconds(3)).directory(Path.of("target")).build().run();
+                    .warmUp(Duration.ofMillis(perThread / 80)).outage(EtcdStoreOpener.killAndRestart(etcd),
+                            Duration.ofSeconds(3)).directory(Path.of("target")).build().run();
             System.out.println("etcd (SIGKILL, 3 s, restart), " + perThread + " a thread: " + r.summary()
                     + "; first errors " + r.firstFailures());
             assertEquals(8L * perThread, r.distinct());

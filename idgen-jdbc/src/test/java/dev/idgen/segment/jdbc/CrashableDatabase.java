@@ -1,17 +1,16 @@
 package dev.idgen.segment.jdbc;
 
+import dev.idgen.testkit.segment.ServerProcess;
 import dev.idgen.testkit.segment.StoreOutage;
 import dev.idgen.testsupport.Missing;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -33,18 +32,17 @@ final class CrashableDatabase implements StoreOutage, AutoCloseable {
     enum Engine { POSTGRESQL, MARIADB }
 
     private final Engine engine;
+    private final ServerProcess server;
     private final Path dir;
     private final int port;
     private List<String> settings;
-    private Process process;
 
     CrashableDatabase(Engine engine, List<String> settings) throws Exception {
         this.engine = engine;
         this.settings = List.copyOf(settings);
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            port = s.getLocalPort();
-        }
-        dir = Files.createTempDirectory("idgen-crash-" + engine.name().toLowerCase() + "-");
+        this.server = new ServerProcess("crash-" + engine.name().toLowerCase(java.util.Locale.ROOT));
+        this.port = server.port();
+        this.dir = server.dir();
         if (engine == Engine.POSTGRESQL) {
             run(prefixed(postgresBin("initdb"), "-D", dir.resolve("data").toString(), "-U", "postgres", "-A", "trust",
                     "-E", "UTF8", "--no-locale"));
@@ -85,48 +83,27 @@ final class CrashableDatabase implements StoreOutage, AutoCloseable {
                     "--innodb-buffer-pool-size=32M", "--pid-file=" + dir.resolve("mysqld.pid")));
             settings.forEach(s -> command.add("--" + s));
         }
-        process = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("server.log").toFile())).start();
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
         String base = engine == Engine.POSTGRESQL ? url() : "jdbc:mariadb://127.0.0.1:" + port + "/";
-        for (;;) {
+        server.start(command, () -> {
             try (Connection c = DriverManager.getConnection(base, user(), "")) {
                 if (engine == Engine.MARIADB) {
                     try (Statement st = c.createStatement()) {
                         st.execute("CREATE DATABASE IF NOT EXISTS test");
                     }
                 }
-                return;
-            } catch (SQLException e) {
-                if (!process.isAlive() || System.nanoTime() - end > 0) {
-                    throw new IOException(engine + " on port " + port + " did not start (" + e.getMessage() + "); log: "
-                            + Files.readString(dir.resolve("server.log")));
-                }
-                Thread.sleep(100);
             }
-        }
+        }, Duration.ofSeconds(90));
     }
 
     /** Kills the server and its children at once ({@code SIGKILL}): what it had not written is gone. */
     @Override
     public void stop() throws Exception {
-        List<ProcessHandle> all = new ArrayList<>(process.descendants().toList());
-        process.destroyForcibly();
-        all.forEach(ProcessHandle::destroyForcibly);
-        process.waitFor(20, TimeUnit.SECONDS);
-        for (ProcessHandle p : all) {
-            p.onExit().get(20, TimeUnit.SECONDS);
-        }
+        server.kill();
     }
 
     @Override
     public void close() throws Exception {
-        if (process != null && process.isAlive()) {
-            stop();
-        }
-        try (Stream<Path> walk = Files.walk(dir)) {
-            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
+        server.close();
     }
 
     private static String postgresBin(String tool) {

@@ -2,26 +2,22 @@ package dev.idgen.segment.redis;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.idgen.testkit.segment.ServerProcess;
 import dev.idgen.testkit.segment.StoreOutage;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 
 /**
- * A {@code redis-server} of the test's own, on a free loopback port with a temporary data dir, run
- * with the settings the test gives ({@code --appendonly yes --appendfsync always}, ...). {@link #stop()}
- * is a {@code SIGKILL}; {@link #start()} starts it again on the same port and files. The binary is
- * {@code -Didgen.test.redis.server} or {@code redis-server} on the PATH; without it the test fails
- * under CI and is skipped elsewhere. The shared server is never touched.
+ * A {@code redis-server} of the test's own ({@link ServerProcess}: a free loopback port, a
+ * temporary data dir), run with the settings the test gives ({@code --appendonly yes --appendfsync
+ * always}, ...). {@link #stop()} is a {@code SIGKILL}; {@link #start()} starts it again on the same
+ * port and files. The binary is {@code -Didgen.test.redis.server} or {@code redis-server} on the
+ * PATH; without it the test fails under CI and is skipped elsewhere. The shared server is never
+ * touched.
  */
 final class PrivateRedis implements StoreOutage, AutoCloseable {
 
@@ -29,16 +25,22 @@ final class PrivateRedis implements StoreOutage, AutoCloseable {
     static final List<String> DURABLE = List.of("--save", "", "--appendonly", "yes", "--appendfsync", "always");
 
     final int port;
-    private final Path dir;
+    private final ServerProcess server;
     private final List<String> settings;
-    private Process process;
 
     PrivateRedis(List<String> settings) throws Exception {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            port = s.getLocalPort();
+        try {
+            version();
+        } catch (IOException e) {
+            String why = "cannot start " + binary() + " (" + e.getMessage() + ")";
+            if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+                fail(why);
+            }
+            Assumptions.abort(why + "; skipped outside CI");
         }
         this.settings = List.copyOf(settings);
-        dir = Files.createTempDirectory("idgen-redis-");
+        this.server = new ServerProcess("redis");
+        this.port = server.port();
         start();
     }
 
@@ -62,37 +64,15 @@ final class PrivateRedis implements StoreOutage, AutoCloseable {
     @Override
     public void start() throws Exception {
         List<String> command = new ArrayList<>(List.of(binary(), "--port", Integer.toString(port), "--bind",
-                "127.0.0.1", "--daemonize", "no", "--dir", dir.toString()));
+                "127.0.0.1", "--daemonize", "no", "--dir", server.dir().toString()));
         command.addAll(settings);
-        ProcessBuilder pb = new ProcessBuilder(command);
-        pb.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("redis.log").toFile()));
-        try {
-            process = pb.start();
-        } catch (IOException e) {
-            String why = "cannot start " + binary() + " (" + e.getMessage() + ")";
-            if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-                fail(why);
-            }
-            Assumptions.abort(why + "; skipped outside CI");
-        }
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (true) {
-            try (Socket probe = new Socket(InetAddress.getLoopbackAddress(), port)) {
-                return;
-            } catch (IOException e) {
-                if (!process.isAlive() || System.nanoTime() - end > 0) {
-                    fail("redis-server on port " + port + " did not start; log: "
-                            + Files.readString(dir.resolve("redis.log")));
-                }
-                Thread.sleep(20);
-            }
-        }
+        server.start(command, server.listening(), Duration.ofSeconds(20));
     }
 
     /** Kills the server at once (SIGKILL): what it had not written to its files is gone. */
     @Override
     public void stop() throws Exception {
-        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        server.kill();
     }
 
     @Override
@@ -102,11 +82,6 @@ final class PrivateRedis implements StoreOutage, AutoCloseable {
 
     @Override
     public void close() throws Exception {
-        if (process != null && process.isAlive()) {
-            stop();
-        }
-        try (Stream<Path> walk = Files.walk(dir)) {
-            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
+        server.close();
     }
 }

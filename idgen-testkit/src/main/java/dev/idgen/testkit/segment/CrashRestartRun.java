@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.Callable;
 
 /**
  * Kills a segment store right after a grant, starts it again, and counts the numbers granted twice.
@@ -127,28 +128,22 @@ public final class CrashRestartRun {
     }
 
     private static SegmentSource openWhileSettling(Opener opener, int round, long deadline) throws Exception {
-        for (;;) {
-            try {
-                return opener.open(round);
-            } catch (SegmentStoreRefusedException e) {
-                throw e;
-            } catch (Exception e) {
-                if (System.nanoTime() - deadline > 0) {
-                    throw e;
-                }
-                Thread.sleep(50);
-            }
-        }
+        return whileSettling(() -> opener.open(round), deadline);
     }
 
     private static SegmentGrant grantWhileSettling(SegmentSource source, String name, long step, long deadline)
-            throws InterruptedException {
+            throws Exception {
+        return whileSettling(() -> source.grant(name, step), deadline);
+    }
+
+    /** Asks until an answer or the deadline; a refusal is an answer, passed on at once. */
+    private static <T> T whileSettling(Callable<T> attempt, long deadline) throws Exception {
         for (;;) {
             try {
-                return source.grant(name, step);
+                return attempt.call();
             } catch (SegmentStoreRefusedException e) {
                 throw e;
-            } catch (RuntimeException e) {
+            } catch (Exception e) {
                 if (System.nanoTime() - deadline > 0) {
                     throw e;
                 }
