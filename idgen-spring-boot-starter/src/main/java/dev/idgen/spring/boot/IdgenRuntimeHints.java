@@ -24,7 +24,7 @@ import org.springframework.boot.context.properties.bind.BindableRuntimeHintsRegi
  *       declared methods and calls them ({@code @SegmentId("orders")}).</li>
  *   <li>Jackson makes the serializer and deserializer that {@code @JsonSnowflakeId} names
  *       ({@code @JsonSerialize(using = ...)}) by reflection.</li>
- *   <li>The {@code idgen.*} configuration properties are bound by reflection on their setters.
+ *   <li>The {@code idgen.*} configuration properties classes are bound by reflection on their setters.
  *       Spring Boot registers those of the beans it finds at build time; this covers them all.</li>
  *   <li>The store classes the starter looks for by name while it runs ({@link OptionalClasses}).</li>
  * </ul>
@@ -60,7 +60,7 @@ final class IdgenRuntimeHints implements RuntimeHintsRegistrar {
         JSON_CODECS.forEach(name -> reflection.registerTypeIfPresent(classLoader, name,
                 MemberCategory.INVOKE_DECLARED_CONSTRUCTORS));
         BindableRuntimeHintsRegistrar.forTypes(IdgenProperties.class, IdgenSegmentProperties.class,
-                IdgenJsonProperties.class).registerHints(hints, classLoader);
+                IdgenBusinessNumberProperties.class, IdgenJsonProperties.class).registerHints(hints, classLoader);
         OptionalClasses.ALL.forEach(name -> reflection.registerTypeIfPresent(classLoader, name));
     }
 }
