@@ -68,7 +68,7 @@ import org.slf4j.LoggerFactory;
  * <p>Nothing is fetched before the first call. {@link #close()} stops fetching (and the thread the
  * generator owns); numbers already fetched are still handed out.
  */
-public final class SegmentGenerator implements LongIdGenerator, AutoCloseable {
+public final class SegmentGenerator extends CurrentRangePadAfter implements LongIdGenerator, AutoCloseable {
 
     /** The longest name accepted, in characters. */
     public static final int MAX_NAME_LENGTH = 128;
@@ -92,7 +92,7 @@ public final class SegmentGenerator implements LongIdGenerator, AutoCloseable {
     static {
         try {
             NEXT = MethodHandles.lookup().findVarHandle(Counter.class, "next", long.class);
-            CURRENT = MethodHandles.lookup().findVarHandle(SegmentGenerator.class, "current", Segment.class);
+            CURRENT = MethodHandles.lookup().findVarHandle(CurrentRangeField.class, "current", Segment.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -112,9 +112,6 @@ public final class SegmentGenerator implements LongIdGenerator, AutoCloseable {
     private final Executor executor;
     private final Thread fetchThread;
     private final Runnable drainTask = this::drain;
-
-    /** The range callers count in. Moves only forward along the chain, and only off a spent range. */
-    private volatile Segment current;
 
     // --- prefetch state; written by the prefetch task, which never runs twice at once (see drain) ---
     /** The last range of the chain. */
