@@ -3,7 +3,6 @@ package dev.idgen.spring.boot;
 import dev.idgen.segment.spi.SegmentSource;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ListableBeanFactory;
-import org.springframework.util.ClassUtils;
 
 /**
  * Makes the {@link SegmentSource} of one {@code idgen.segment.<name>} counter from the store it
@@ -47,25 +46,25 @@ final class SegmentStores {
 
     /** {@return the first store the application has, or null} */
     private static IdgenSegmentProperties.Store auto(ListableBeanFactory beans) {
-        if (present("dev.idgen.segment.jdbc.JdbcSegmentSource") && beans.getBeanNamesForType(DataSource.class).length > 0) {
+        if (present(OptionalClasses.JDBC_SEGMENTS) && beans.getBeanNamesForType(DataSource.class).length > 0) {
             return IdgenSegmentProperties.Store.JDBC;
         }
-        if (present("dev.idgen.segment.redis.RedisSegmentSource") && present("io.lettuce.core.api.StatefulRedisConnection")
+        if (present(OptionalClasses.REDIS_SEGMENTS) && present(OptionalClasses.LETTUCE_CONNECTION)
                 && Redis.has(beans)) {
             return IdgenSegmentProperties.Store.REDIS;
         }
-        if (present("dev.idgen.segment.zookeeper.ZkSegmentSource")
-                && present("org.apache.curator.framework.CuratorFramework") && ZooKeeper.has(beans)) {
+        if (present(OptionalClasses.ZOOKEEPER_SEGMENTS)
+                && present(OptionalClasses.CURATOR) && ZooKeeper.has(beans)) {
             return IdgenSegmentProperties.Store.ZOOKEEPER;
         }
-        if (present("dev.idgen.segment.etcd.EtcdSegmentSource") && present("io.etcd.jetcd.Client") && Etcd.has(beans)) {
+        if (present(OptionalClasses.ETCD_SEGMENTS) && present(OptionalClasses.JETCD) && Etcd.has(beans)) {
             return IdgenSegmentProperties.Store.ETCD;
         }
         return null;
     }
 
     private static boolean present(String className) {
-        return ClassUtils.isPresent(className, null);
+        return OptionalClasses.present(className, null);
     }
 
     private static <T> T one(ListableBeanFactory beans, Class<T> type, String prop, String what) {
