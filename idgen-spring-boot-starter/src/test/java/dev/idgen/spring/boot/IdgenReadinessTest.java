@@ -267,7 +267,7 @@ class IdgenReadinessTest {
                 .withPropertyValues(pairs.toArray(String[]::new)).run(context -> {
                     assertThat(context).hasNotFailed();
                     started(context);
-                    guard.lost("taken");
+                    lose();
                     context.getBean(IdgenReadiness.class).check();
                     assertThat(probe(context, "readiness")).isEqualTo("OUT_OF_SERVICE");
                     assertThat(TestGeneration.componentStatuses(context, "readiness"))
