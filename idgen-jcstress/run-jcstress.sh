@@ -4,7 +4,7 @@
 #   bash idgen-jcstress/run-jcstress.sh [MODE [JCSTRESS OPTION...]]
 #   MODE: sanity (default), quick (releases), default, tough, stress; further options go to jcstress
 #   as given (CI: sanity -time 50 -strideCount 40 -strideSize 256, sanity's forks with more samples).
-# Passes only if (1) every sound test (snowflake.*, uuid.*, lease.*) shows no FORBIDDEN outcome (jcstress
+# Passes only if (1) every sound test (snowflake.*, uuid.*, lease.*, segment.*) shows no FORBIDDEN outcome (jcstress
 # exits 0), and (2) the broken generator's test (broken.*) DOES show its FORBIDDEN duplicate
 # (jcstress exits 1 and reports "Observed forbidden state"): the suite is known to be able to fail.
 set -uo pipefail
@@ -24,7 +24,7 @@ summary() {
 
 echo "== jcstress -m $mode ${extra[*]}: sound tests (no FORBIDDEN outcome allowed)"
 start=$SECONDS
-if java -jar "$jar" -m "$mode" "${extra[@]}" -t 'dev\.idgen\.jcstress\.(snowflake|uuid|lease)\.' -r jcstress-results/sound -v \
+if java -jar "$jar" -m "$mode" "${extra[@]}" -t 'dev\.idgen\.jcstress\.(snowflake|uuid|lease|segment)\.' -r jcstress-results/sound -v \
     > jcstress-sound.log 2>&1; then
   passed=$((passed + 1)); verdict=OK
 else

@@ -59,7 +59,7 @@ class SegmentCommandTest {
     void aStepOutOfRangeIsAUsageError() {
         Cli.Run r = segment("--name", "x", "--step", "0", "-n", "1");
         assertEquals(IdgenCommand.EXIT_USAGE, r.exit());
-        assertTrue(r.err().contains("segment step 0 is out of range 1.."), r.err());
+        assertTrue(r.err().contains("segment step 0 is out of range: 1 to 1,099,511,627,776 (2^40)"), r.err());
     }
 
     @Test

@@ -64,10 +64,13 @@ public final class IncarnationWatch {
      * @return the watch
      */
     public static IncarnationWatch ofThisProcess(InstantSource wall, long jumpMillis) {
-        boolean system = wall.equals(InstantSource.system())
-                || wall instanceof Clock c && c.equals(Clock.system(c.getZone()));
         return new IncarnationWatch(() -> ProcessHandle.current().pid(), wall, System::nanoTime,
-                system ? jumpMillis : Long.MAX_VALUE);
+                isSystemClock(wall) ? jumpMillis : Long.MAX_VALUE);
+    }
+
+    /** {@return whether {@code wall} is the system clock, in any zone: the one clock that moves with the monotonic one} */
+    static boolean isSystemClock(InstantSource wall) {
+        return wall.equals(InstantSource.system()) || wall instanceof Clock c && c.equals(Clock.system(c.getZone()));
     }
 
     /**

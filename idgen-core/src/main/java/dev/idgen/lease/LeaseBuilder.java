@@ -290,11 +290,13 @@ public abstract class LeaseBuilder<B extends LeaseBuilder<B, L>, L extends Store
      * @return for example {@code "api-7/4711/3f09c2a1be"}
      */
     public static String defaultOwner() {
-        String host = System.getenv("HOSTNAME");
-        if (host == null || host.isBlank()) {
-            host = "host";
-        }
-        return host + "/" + ProcessHandle.current().pid() + "/"
+        return defaultOwner(System.getenv("HOSTNAME"));
+    }
+
+    /** {@return the default owner on a host named {@code host} (the value of HOSTNAME, or null)} */
+    static String defaultOwner(String host) {
+        String name = host == null || host.isBlank() ? "host" : host;
+        return name + "/" + ProcessHandle.current().pid() + "/"
                 + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 16);
     }
 }

@@ -248,9 +248,16 @@ final class LeaseLife {
             restored(signal);
         }
         try {
-            if (held != null && renew() && status.get().phase() != LeaseState.HELD && lastExpiry != NONE
-                    && fence() < clock.millis()) {
-                renew(); // the first write after a lapse opens nothing: the second, at once
+            if (held != null) {
+                renew();
+                // The first write after a lapse (or after the clock left the skew bound) may open
+                // nothing: its fence counts the expiry written before the lapse, which lies behind the
+                // clock. The second, at once. "Behind" as openIfPastFloor judges it: a fence at the
+                // current millisecond is passed.
+                if (held != null && lastExpiry != NONE && status.get().phase() != LeaseState.HELD
+                        && fence() <= clock.millis()) {
+                    renew();
+                }
             }
             if (held == null && status.get().phase() != LeaseState.RELEASED) {
                 claim(false);
@@ -340,9 +347,8 @@ final class LeaseLife {
      * else the lowest free one, or only the exact id) and confirms it with a second write.
      *
      * @param first whether this is the builder's claim: a refusal then throws
-     * @return whether a claim was written and confirmed
      */
-    private boolean claim(boolean first) throws Exception {
+    private void claim(boolean first) throws Exception {
         StoreTime t = readTime();
         if (!acceptSkew(t)) {
             throw new MachineIdLeaseException("The local clock is " + t.skewMillis() + " ms from the clock "
@@ -350,10 +356,12 @@ final class LeaseLife {
                     + timings.skewMillis() + " ms: no claim until it is back within the bound");
         }
         if (pendingClaim != null && settlePendingClaim(t)) {
-            return confirm();
+            confirm();
+            return;
         }
         NamespaceRecord ns = namespace(t);
-        long rounds = claimRounds();
+        long rounds = claimRounds(); // rounds that extend the namespace or write lost records count too
+        long lost = 0;
         for (long round = 0; round < rounds; round++) {
             List<Long> ids = new ArrayList<>();
             List<LeaseRecord> records = new ArrayList<>();
@@ -364,23 +372,26 @@ final class LeaseLife {
             }
             if (ids.isEmpty()) {
                 refuseFull(first, t);
-                return false;
+                return;
             }
-            if (round > 0) {
-                shuffleAfterFirst(ids, records); // claimers that lost a round stop racing in step
+            if (lost > 0) {
+                // claimers that lost a race stop racing in step; until then the lowest free ids go first
+                shuffleAfterFirst(ids, records);
             }
             for (int i = 0; i < ids.size(); i++) {
                 if (clock.millis() - t.localAfterMillis() > timings.callTimeout().toMillis()) {
                     t = readTime(); // a claim's expiry counts from a fresh reading of the store's clock
                 }
                 if (take(ids.get(i), records.get(i), t)) {
-                    return confirm();
+                    confirm();
+                    return;
                 }
             }
+            lost++;
             t = readTime();
         }
         throw new MachineIdLeaseException("Lost the race for the free machine ids " + rangeText() + " "
-                + store.describe() + " " + rounds + " times over, each to another claimer; ids are freed as fast as"
+                + store.describe() + " " + lost + " times over, each to another claimer; ids are freed as fast as"
                 + " others take them, try again");
     }
 
@@ -591,8 +602,8 @@ final class LeaseLife {
     }
 
     /** The second write of a claim: opens the fence (or waits for the floor). */
-    private boolean confirm() throws Exception {
-        return renew() && status.get().phase() != LeaseState.FENCED;
+    private void confirm() throws Exception {
+        renew();
     }
 
     private void refuseFull(boolean first, StoreTime t) throws Exception {
@@ -639,19 +650,18 @@ final class LeaseLife {
 
     /**
      * Writes the claim in force again: a new expiry from the store's clock, the generator's mark, a
-     * new nonce, only where the record still has the nonce this copy wrote last.
-     *
-     * @return whether the write was acknowledged
+     * new nonce, only where the record still has the nonce this copy wrote last. A write that is not
+     * acknowledged leaves the fence where it was, or shuts it when the record is not ours.
      */
-    private boolean renew() throws Exception {
+    private void renew() throws Exception {
         if (uncertain && !settleUncertain()) {
-            return false;
+            return;
         }
         StoreTime t = readTime();
         if (!acceptSkew(t)) {
             lose("the local clock is " + t.skewMillis() + " ms from the clock " + store.describe() + " (measured within "
                     + t.uncertaintyMillis() + " ms), beyond the allowed skew of " + timings.skewMillis() + " ms");
-            return false;
+            return;
         }
         long now = t.storeMillis();
         LeaseRecord mine = held;
@@ -668,10 +678,9 @@ final class LeaseLife {
         }
         if (!ok) {
             loseToWhatIsThere();
-            return false;
+            return;
         }
         acknowledged(next, t.localBeforeMillis());
-        return true;
     }
 
     /** A renewal's outcome was unknown: see whether it landed. False if the record is not ours any more. */
@@ -711,6 +720,9 @@ final class LeaseLife {
      * skew bound and margin, and no later than the write's start plus the silence bound.
      */
     private void acknowledged(LeaseRecord next, long writeStart) {
+        // a fence that time passed since the last write is a loss, whether or not anyone looked
+        // meanwhile: counted before this write moves the fence (losses, and a reclaim once it opens)
+        noticeLapse();
         held = next;
         previousExpiry = lastExpiry;
         lastExpiry = next.expiresMillis();
@@ -899,7 +911,7 @@ final class LeaseLife {
      * claim waits for it (never more than a pause, so the claim stays renewed); a quarter pause while
      * fenced or claiming}
      */
-    private long nextDelay(boolean held) {
+    long nextDelay(boolean held) {
         long every = timings.renewEvery().toMillis();
         Status st = status.get();
         if (held) {

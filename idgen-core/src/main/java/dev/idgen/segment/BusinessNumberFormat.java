@@ -125,8 +125,8 @@ public final class BusinessNumberFormat {
      *
      * @param text e.g. {@code INV-20261203-000042}
      * @return its prefix, group date and counter
-     * @throws IllegalArgumentException if it does not have the shape; the message quotes it and
-     *     names the pattern
+     * @throws MalformedBusinessNumberException if it does not have the shape; the message quotes it
+     *     and names the pattern
      */
     public BusinessNumber parse(String text) {
         Objects.requireNonNull(text, "text");
@@ -176,9 +176,9 @@ public final class BusinessNumberFormat {
         return prefix.isEmpty() ? "" : prefix + separator;
     }
 
-    private IllegalArgumentException refuse(String text, String why) {
-        return new IllegalArgumentException("not a business number of pattern " + pattern() + ": " + Quote.of(text)
-                + ": " + why);
+    private MalformedBusinessNumberException refuse(String text, String why) {
+        return new MalformedBusinessNumberException(text, pattern(), "not a business number of pattern " + pattern()
+                + ": " + Quote.of(text) + ": " + why);
     }
 
     @Override

@@ -54,6 +54,14 @@ public final class BusinessNumberGenerator implements IdGenerator<String> {
     private long storeMillis;
     private long localMillis;
 
+    // written under lock, read by meters and health at any time
+    private volatile long issued;
+    private volatile long grants;
+    private volatile long grantNanos;
+    private volatile long storeFailures;
+    private volatile Instant failingSince;
+    private volatile Throwable lastError;
+
     private BusinessNumberGenerator(Builder b) {
         this.source = b.source;
         this.name = b.name;
@@ -101,7 +109,9 @@ public final class BusinessNumberGenerator implements IdGenerator<String> {
                         + "' have used every counter of pattern " + format.pattern() + " (up to "
                         + format.maxCounter() + "); widen the pattern", null);
             }
-            return new BusinessNumber(format.format(group, counter), format.prefix(), group, counter);
+            BusinessNumber number = new BusinessNumber(format.format(group, counter), format.prefix(), group, counter);
+            issued++;
+            return number;
         } finally {
             lock.unlock();
         }
@@ -132,8 +142,8 @@ public final class BusinessNumberGenerator implements IdGenerator<String> {
         try {
             recorded = source.recordPattern(name, format.pattern());
         } catch (RuntimeException e) {
-            throw new SegmentUnavailableException("no business number for '" + name + "': could not record its pattern "
-                    + format.pattern() + " with " + source.describe() + ": " + e, e);
+            throw failed(new SegmentUnavailableException("no business number for '" + name + "': could not record its"
+                    + " pattern " + format.pattern() + " with " + source.describe() + ": " + e, e));
         }
         if (!format.pattern().equals(recorded)) {
             throw new PatternConflictException(name, recorded, format.pattern(), source.describe());
@@ -148,20 +158,25 @@ public final class BusinessNumberGenerator implements IdGenerator<String> {
             LocalDate g = format.groupOf(storeNow);
             String counter = format.counterName(name, g);
             SegmentGrant grant;
+            long started = System.nanoTime();
             try {
                 grant = source.grant(counter, step);
             } catch (RuntimeException e) {
-                throw new SegmentUnavailableException("no business number: " + source.describe() + " did not grant a"
-                        + " range of " + step + " for '" + counter + "': " + e, e);
+                throw failed(new SegmentUnavailableException("no business number: " + source.describe() + " did not"
+                        + " grant a range of " + step + " for '" + counter + "': " + e, e));
+            } finally {
+                grantNanos += System.nanoTime() - started;
             }
+            grants++;
             LocalDate granted = format.groupOf(grant.storeTime());
             if (granted.equals(g)) {
                 if (g.equals(group) && grant.first() <= last) {
                     // invariant 7: a range at or below one already used would repeat numbers
-                    throw new SegmentUnavailableException(source.describe() + " granted [" + grant.first() + ", "
-                            + grant.last() + "] for '" + counter + "', not above the last range held (up to " + last
-                            + "); refused (did the store's counter go back?)", null);
+                    throw failed(new SegmentUnavailableException(source.describe() + " granted [" + grant.first()
+                            + ", " + grant.last() + "] for '" + counter + "', not above the last range held (up to "
+                            + last + "); refused (did the store's counter go back?)", null));
                 }
+                answered();
                 group = g;
                 next = grant.first();
                 last = grant.last();
@@ -172,8 +187,9 @@ public final class BusinessNumberGenerator implements IdGenerator<String> {
             // the old group and is dropped (a gap at its end); ask under the group the grant names
             storeNow = grant.storeTime();
         }
-        throw new SegmentUnavailableException("no business number for '" + name + "' from " + source.describe()
-                + ": three grants in a row came back stamped in a later date group than asked for", null);
+        throw failed(new SegmentUnavailableException("no business number for '" + name + "' from "
+                + source.describe() + ": three grants in a row came back stamped in a later date group than asked for",
+                null));
     }
 
     private Instant storeNow() {
@@ -181,11 +197,26 @@ public final class BusinessNumberGenerator implements IdGenerator<String> {
         try {
             now = source.now();
         } catch (RuntimeException e) {
-            throw new SegmentUnavailableException("no business number for '" + name + "': could not read the clock of "
-                    + source.describe() + ", which decides the date group: " + e, e);
+            throw failed(new SegmentUnavailableException("no business number for '" + name + "': could not read the"
+                    + " clock of " + source.describe() + ", which decides the date group: " + e, e));
         }
         rebase(now);
         return now;
+    }
+
+    /** Counts a failed or refused call to the store; the first of a run starts {@link #failingSince()}. */
+    private SegmentUnavailableException failed(SegmentUnavailableException e) {
+        storeFailures++;
+        lastError = e;
+        if (failingSince == null) {
+            failingSince = clock.instant();
+        }
+        return e;
+    }
+
+    /** The store granted a range that is used: it answers again. */
+    private void answered() {
+        failingSince = null;
     }
 
     private void rebase(Instant storeNow) {
@@ -196,6 +227,46 @@ public final class BusinessNumberGenerator implements IdGenerator<String> {
     /** {@return the format} */
     public BusinessNumberFormat format() {
         return format;
+    }
+
+    /** {@return the base name of the counters} */
+    public String name() {
+        return name;
+    }
+
+    /** {@return numbers handed out} */
+    public long issued() {
+        return issued;
+    }
+
+    /** {@return ranges the store granted (used or dropped at a group's end)} */
+    public long grants() {
+        return grants;
+    }
+
+    /** {@return time spent in the store's grants, in nanoseconds, successful or not} */
+    public long grantNanos() {
+        return grantNanos;
+    }
+
+    /** {@return calls to the store (its clock, a grant, the pattern's record) that failed or were refused} */
+    public long storeFailures() {
+        return storeFailures;
+    }
+
+    /** {@return whether the last call that needed the store ended without a range} */
+    public boolean storeFailing() {
+        return failingSince != null;
+    }
+
+    /** {@return when the current run of failed store calls began (local clock), or null while the store answers} */
+    public Instant failingSince() {
+        return failingSince;
+    }
+
+    /** {@return the error the last failed store call ended with, or null if none ever failed} */
+    public Throwable lastError() {
+        return lastError;
     }
 
     /** Configures a {@link BusinessNumberGenerator}. */

@@ -14,8 +14,11 @@ public final class PatternConflictException extends IllegalStateException {
 
     private static final long serialVersionUID = 1L;
 
+    /** The business numbers' name. */
     private final String name;
+    /** The pattern on record in the store. */
     private final String recorded;
+    /** The pattern refused. */
     private final String requested;
 
     /**

@@ -68,12 +68,14 @@ import org.slf4j.LoggerFactory;
  * <p>Nothing is fetched before the first call. {@link #close()} stops fetching (and the thread the
  * generator owns); numbers already fetched are still handed out.
  */
-public final class SegmentGenerator implements LongIdGenerator, AutoCloseable {
+public final class SegmentGenerator extends CurrentRangePadAfter implements LongIdGenerator, AutoCloseable {
 
     /** The longest name accepted, in characters. */
     public static final int MAX_NAME_LENGTH = 128;
     /** The largest step accepted. */
     public static final long MAX_STEP = 1L << 40;
+    /** {@link #MAX_STEP} as messages write it. */
+    private static final String STEP_BOUND_TEXT = String.format(java.util.Locale.ROOT, "%,d (2^40)", MAX_STEP);
     /** The most ranges kept ready beyond the current one. */
     public static final int MAX_PREFETCH = 1024;
     /**
@@ -90,7 +92,7 @@ public final class SegmentGenerator implements LongIdGenerator, AutoCloseable {
     static {
         try {
             NEXT = MethodHandles.lookup().findVarHandle(Counter.class, "next", long.class);
-            CURRENT = MethodHandles.lookup().findVarHandle(SegmentGenerator.class, "current", Segment.class);
+            CURRENT = MethodHandles.lookup().findVarHandle(CurrentRangeField.class, "current", Segment.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -105,13 +107,11 @@ public final class SegmentGenerator implements LongIdGenerator, AutoCloseable {
     private final long maxWaitNanos;
     private final long retryPauseNanos;
     private final InstantSource clock;
+    private final WaitClock waitClock;
     /** The executor given to the builder, or null when the generator runs its own fetch thread. */
     private final Executor executor;
     private final Thread fetchThread;
     private final Runnable drainTask = this::drain;
-
-    /** The range callers count in. Moves only forward along the chain, and only off a spent range. */
-    private volatile Segment current;
 
     // --- prefetch state; written by the prefetch task, which never runs twice at once (see drain) ---
     /** The last range of the chain. */
@@ -149,6 +149,7 @@ public final class SegmentGenerator implements LongIdGenerator, AutoCloseable {
         this.maxWaitNanos = b.maxWait.toNanos();
         this.retryPauseNanos = b.retryPause.toNanos();
         this.clock = b.clock;
+        this.waitClock = b.waitClock;
         this.executor = b.executor;
         Segment start = new Segment(0, 0, -1, Instant.EPOCH); // spent from the start: the first call fetches
         this.current = start;
@@ -258,20 +259,11 @@ public final class SegmentGenerator implements LongIdGenerator, AutoCloseable {
             return n;
         }
         requestPrefetch();
-        // the fetch usually lands within microseconds when it is merely late: look a few times
-        // before taking the lock (which allocates a wait node)
-        for (int i = 0; i < 256; i++) {
-            if ((n = s.successor) != null) {
-                return n;
-            }
-            if ((i & 31) == 31) {
-                Thread.yield();
-            } else {
-                Thread.onSpinWait();
-            }
+        if ((n = spinForSuccessor(s)) != null) {
+            return n;
         }
         waits.incrementAndGet();
-        long start = System.nanoTime();
+        long start = waitClock.nanoTime();
         long deadline = start + maxWaitNanos;
         long askAgain = start + retryPauseNanos;
         waitLock.lock();
@@ -281,7 +273,7 @@ public final class SegmentGenerator implements LongIdGenerator, AutoCloseable {
                     throw new SegmentUnavailableException("segment generator for '" + name + "' on "
                             + source.describe() + " is closed and every range it fetched is spent", lastError);
                 }
-                long now = System.nanoTime();
+                long now = waitClock.nanoTime();
                 if (now - deadline >= 0) {
                     throw unavailable(now - start);
                 }
@@ -290,7 +282,7 @@ public final class SegmentGenerator implements LongIdGenerator, AutoCloseable {
                     askAgain = now + retryPauseNanos;
                     continue;
                 }
-                arrived.awaitNanos(Math.min(deadline, askAgain) - now);
+                waitClock.await(arrived, Math.min(deadline, askAgain) - now);
             }
             return n;
         } catch (InterruptedException e) {
@@ -300,6 +292,26 @@ public final class SegmentGenerator implements LongIdGenerator, AutoCloseable {
         } finally {
             waitLock.unlock();
         }
+    }
+
+    /**
+     * The fetch usually lands within microseconds when it is merely late: looks a few times before
+     * the caller takes the lock (which allocates a wait node). Only decides how soon a caller
+     * blocks, never what it gets: the locked wait looks again first.
+     */
+    private static Segment spinForSuccessor(Segment s) {
+        for (int i = 0; i < 256; i++) {
+            Segment n = s.successor;
+            if (n != null) {
+                return n;
+            }
+            if ((i & 31) == 31) {
+                Thread.yield();
+            } else {
+                Thread.onSpinWait();
+            }
+        }
+        return null;
     }
 
     private SegmentUnavailableException unavailable(long waitedNanos) {
@@ -315,7 +327,7 @@ public final class SegmentGenerator implements LongIdGenerator, AutoCloseable {
                     .append(err);
         } else if (fetching) {
             m.append("a grant of step ").append(step).append(" has been in flight for ")
-                    .append(Duration.ofNanos(System.nanoTime() - fetchStartedNanos).toMillis())
+                    .append(Duration.ofNanos(waitClock.nanoTime() - fetchStartedNanos).toMillis())
                     .append(" ms without an answer (store slow or hanging)");
         } else {
             m.append("the fetch task has not run (is the executor busy or shut down?)");
@@ -371,7 +383,7 @@ public final class SegmentGenerator implements LongIdGenerator, AutoCloseable {
         int want = Math.max(target, cur.successor == null && (long) NEXT.getVolatile(cur) > cur.last ? 1 : 0);
         while (ready < want && !closed) {
             SegmentGrant g;
-            fetchStartedNanos = System.nanoTime();
+            fetchStartedNanos = waitClock.nanoTime();
             fetching = true;
             try {
                 g = source.grant(name, step);
@@ -380,7 +392,7 @@ public final class SegmentGenerator implements LongIdGenerator, AutoCloseable {
                 return;
             } finally {
                 fetching = false;
-                fetchNanos.addAndGet(System.nanoTime() - fetchStartedNanos);
+                fetchNanos.addAndGet(waitClock.nanoTime() - fetchStartedNanos);
             }
             fetches.incrementAndGet();
             if (g == null || g.first() <= tail.last) {
@@ -396,12 +408,13 @@ public final class SegmentGenerator implements LongIdGenerator, AutoCloseable {
             tail = seg;
             tailIndex = seg.index;
             ready++;
-            if (failureStreak > 0) {
+            int streak = failureStreak;
+            if (streak > 0) {
                 LOG.info("segment '{}' on {}: store answers again after {} failed grants", name, source.describe(),
-                        failureStreak);
+                        streak);
+                failureStreak = 0;
+                failingSince = null;
             }
-            failureStreak = 0;
-            failingSince = null;
             signalWaiters();
         }
     }
@@ -494,8 +507,8 @@ public final class SegmentGenerator implements LongIdGenerator, AutoCloseable {
     public void close() {
         closed = true;
         if (fetchThread != null) {
-            fetchThread.interrupt(); // a store call in flight may end early; its range is then a gap
-            LockSupport.unpark(fetchThread);
+            // wakes the thread from park too; a store call in flight may end early, its range is then a gap
+            fetchThread.interrupt();
         }
         signalWaiters();
     }
@@ -535,7 +548,7 @@ public final class SegmentGenerator implements LongIdGenerator, AutoCloseable {
      */
     public static long checkStep(long step) {
         if (step < 1 || step > MAX_STEP) {
-            throw new IllegalArgumentException("segment step " + step + " is out of range 1.." + MAX_STEP);
+            throw new IllegalArgumentException("segment step " + step + " is out of range: 1 to " + STEP_BOUND_TEXT);
         }
         return step;
     }
@@ -588,6 +601,7 @@ public final class SegmentGenerator implements LongIdGenerator, AutoCloseable {
         private Duration maxWait = Duration.ofSeconds(1);
         private Duration retryPause = Duration.ofMillis(100);
         private InstantSource clock = InstantSource.system();
+        private WaitClock waitClock = WaitClock.SYSTEM;
         private Executor executor;
 
         private Builder() {
@@ -683,6 +697,12 @@ public final class SegmentGenerator implements LongIdGenerator, AutoCloseable {
          */
         public Builder clock(InstantSource clock) {
             this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /** For tests: the time that bounds waits and times grants, and the wait itself. */
+        Builder waitClock(WaitClock waitClock) {
+            this.waitClock = Objects.requireNonNull(waitClock, "waitClock");
             return this;
         }
 

@@ -89,4 +89,25 @@ class IncarnationWatchTest {
         assertTrue(original.renewNow(), original.state());
         assertEquals(0, original.machineId(), "the original kept its own");
     }
+
+    @Test
+    void aDriftOfExactlyTheBoundIsNoSignalAndABoundOfOneMillisecondIsAllowed() {
+        IncarnationWatch w = new IncarnationWatch(pid::get, clock, nanos::get, 1);
+        wall.addAndGet(1);
+        assertNull(w.check(), "1 ms of drift is within a bound of 1 ms");
+        wall.addAndGet(2);
+        assertTrue(w.check().contains("more than 1 ms"));
+        IncarnationWatch bounded = watch();
+        wall.addAndGet(1_000);
+        assertNull(bounded.check());
+    }
+
+    @Test
+    void onlyTheSystemClockInAnyZoneIsWatchedAgainstTheMonotonicClock() {
+        assertTrue(IncarnationWatch.isSystemClock(InstantSource.system()));
+        assertTrue(IncarnationWatch.isSystemClock(java.time.Clock.systemUTC()));
+        assertTrue(IncarnationWatch.isSystemClock(java.time.Clock.system(java.time.ZoneId.of("Asia/Tokyo"))));
+        assertFalse(IncarnationWatch.isSystemClock(clock), "a clock a test or a user drives need not move in real time");
+        assertFalse(IncarnationWatch.isSystemClock(java.time.Clock.fixed(Instant.ofEpochMilli(T0), java.time.ZoneOffset.UTC)));
+    }
 }

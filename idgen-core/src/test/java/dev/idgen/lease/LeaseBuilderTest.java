@@ -82,4 +82,44 @@ class LeaseBuilderTest {
         assertTrue(!b.initializeNewNamespace(), "a namespace that has its record is left alone");
         assertTrue(b.acquire().isHeld());
     }
+
+    @Test
+    void machineIdZeroIsAnIdAndMustLieInTheRangeAsAnyOther() {
+        assertEquals("machineId = 0 is outside the allowed range 1..1023 (raise maxMachineId up to the layout's"
+                + " maxMachineId() for a wider id)", assertThrows(IllegalArgumentException.class,
+                        () -> builder().minMachineId(1).machineId(0).acquire()).getMessage());
+        builder().minMachineId(LeaseBuilder.MAX_MACHINE_ID).maxMachineId(LeaseBuilder.MAX_MACHINE_ID)
+                .machineId(LeaseBuilder.MAX_MACHINE_ID); // the largest id is allowed, as the message says
+        StoreLease zero = builder().machineId(0).acquire();
+        assertEquals(0, zero.machineId());
+        zero.close();
+    }
+
+    @Test
+    void aStoreModulesBuilderReadsTheClockItWasGiven() {
+        InstantSource fixed = InstantSource.fixed(java.time.Instant.ofEpochMilli(1_800_000_000_000L));
+        class Custom extends LeaseBuilder<Custom, StoreLease> {
+            InstantSource seen;
+
+            @Override
+            protected StoreLease newLease() {
+                seen = clock();
+                return new StoreLease(this, new InMemoryLeaseStore(fixed));
+            }
+        }
+        Custom b = new Custom().clock(fixed).background(false);
+        b.acquire();
+        assertEquals(fixed, b.seen);
+    }
+
+    @Test
+    void theDefaultOwnerNamesTheHostOrSaysHostWhenItIsUnsetOrBlank() {
+        String pid = "/" + ProcessHandle.current().pid() + "/";
+        assertTrue(LeaseBuilder.defaultOwner("api-7").startsWith("api-7" + pid));
+        assertTrue(LeaseBuilder.defaultOwner(null).startsWith("host" + pid));
+        assertTrue(LeaseBuilder.defaultOwner(" ").startsWith("host" + pid));
+        for (int i = 0; i < 20; i++) {
+            assertTrue(LeaseBuilder.defaultOwner("h").matches("h" + pid + "[0-9a-f]{1,12}"), "48 random bits in hex");
+        }
+    }
 }

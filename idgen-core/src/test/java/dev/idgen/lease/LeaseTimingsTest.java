@@ -118,4 +118,23 @@ class LeaseTimingsTest {
         assertTrue(TEST.floor(new LeaseRecord("a", 1, 1, TEST.releaseExpiry(12_000, 10_000, 13_000), 10_400, 700),
                 10_001) >= 12_000, "the next claim's floor covers a run-ahead mark");
     }
+
+    @Test
+    void aTtlOfOneHundredMillisecondsIsTheShortestAllowed() {
+        assertEquals(ms(100), new LeaseTimings(ms(100), ms(10), ms(0), ms(0), true).ttl());
+    }
+
+    @Test
+    void sumsAndDifferencesSaturateInsteadOfWrappingAndAreExactOtherwise() {
+        assertEquals(0, LeaseTimings.plus(0, 0));
+        assertEquals(-2, LeaseTimings.plus(-5, 3));
+        assertEquals(2, LeaseTimings.plus(5, -3));
+        assertEquals(Long.MAX_VALUE, LeaseTimings.plus(Long.MAX_VALUE, 1));
+        assertEquals(Long.MIN_VALUE, LeaseTimings.plus(Long.MIN_VALUE, -1));
+        assertEquals(0, LeaseTimings.minus(7, 7));
+        assertEquals(-2, LeaseTimings.minus(5, 7));
+        assertEquals(2, LeaseTimings.minus(-5, -7));
+        assertEquals(Long.MIN_VALUE, LeaseTimings.minus(Long.MIN_VALUE, 1));
+        assertEquals(Long.MAX_VALUE, LeaseTimings.minus(Long.MAX_VALUE, -1));
+    }
 }

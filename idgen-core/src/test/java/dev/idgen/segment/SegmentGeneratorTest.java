@@ -48,17 +48,22 @@ class SegmentGeneratorTest {
         final AtomicInteger threadsSeen = new AtomicInteger();
         volatile int good = Integer.MAX_VALUE;
         volatile CountDownLatch gate;
-        volatile String callerThread;
+        volatile Thread fetchThread;
+        /** Counted down when a grant has begun, and when one was interrupted. */
+        final CountDownLatch entered = new CountDownLatch(1);
+        final CountDownLatch interrupted = new CountDownLatch(1);
 
         @Override
         public SegmentGrant grant(String name, long step) {
             int call = calls.incrementAndGet();
-            callerThread = Thread.currentThread().getName();
+            fetchThread = Thread.currentThread();
+            entered.countDown();
             CountDownLatch g = gate;
             if (g != null) {
                 try {
                     g.await();
                 } catch (InterruptedException e) {
+                    interrupted.countDown();
                     Thread.currentThread().interrupt();
                     throw new IllegalStateException("interrupted");
                 }
@@ -72,6 +77,22 @@ class SegmentGeneratorTest {
         @Override
         public String describe() {
             return "scripted-store";
+        }
+    }
+
+    /** Grants the ranges it is given, in order, whatever the step; then the last one again. */
+    static final class ListedSource implements SegmentSource {
+        private final long[][] ranges;
+        private final AtomicInteger calls = new AtomicInteger();
+
+        ListedSource(long[]... ranges) {
+            this.ranges = ranges;
+        }
+
+        @Override
+        public SegmentGrant grant(String name, long step) {
+            int call = Math.min(calls.getAndIncrement(), ranges.length - 1);
+            return new SegmentGrant(ranges[call][0], ranges[call][1], Instant.EPOCH);
         }
     }
 
@@ -92,11 +113,17 @@ class SegmentGeneratorTest {
     @Test
     void withoutPrefetchRoundTripsAreNumbersDividedByStep() {
         InMemorySegmentSource source = new InMemorySegmentSource();
-        try (SegmentGenerator g = inline(source).step(100).prefetch(0, 0).build()) {
+        AtomicInteger tasks = new AtomicInteger();
+        try (SegmentGenerator g = inline(source).executor(task -> {
+            tasks.incrementAndGet();
+            task.run();
+        }).step(100).prefetch(0, 0).build()) {
             for (int i = 0; i < 50_000; i++) {
                 g.nextLong();
             }
             assertEquals(500, source.grants());
+            assertEquals(500, tasks.get(), "without prefetch the task runs only when a caller finds the range spent");
+            assertEquals(500, g.fetches());
             assertEquals(0, g.numbersLeft());
             g.nextLong();
             assertEquals(501, source.grants());
@@ -180,7 +207,8 @@ class SegmentGeneratorTest {
         ScriptedSource source = new ScriptedSource();
         try (SegmentGenerator g = SegmentGenerator.builder().source(source).name("orders").step(5).build()) {
             assertEquals(1, g.nextLong());
-            assertEquals("idgen-segment-orders", source.callerThread);
+            assertEquals("idgen-segment-orders", source.fetchThread.getName());
+            assertTrue(source.fetchThread.isDaemon(), "the fetch thread never keeps the JVM alive");
         }
     }
 
@@ -212,44 +240,105 @@ class SegmentGeneratorTest {
     }
 
     @Test
-    void slowStoreMakesCallersWaitAtMostMaxWait() throws Exception {
-        ScriptedSource source = new ScriptedSource();
-        CountDownLatch gate = new CountDownLatch(1);
-        source.gate = gate;
-        ExecutorService caller = Executors.newSingleThreadExecutor();
-        try (SegmentGenerator g = SegmentGenerator.builder().source(source).name("orders").step(10)
-                .maxWait(Duration.ofMillis(80)).build()) {
-            long t0 = System.nanoTime();
-            SegmentUnavailableException e = assertThrows(SegmentUnavailableException.class, g::nextLong);
-            long waited = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
-            assertTrue(waited >= 80 && waited < 5_000, "waited " + waited + " ms");
-            assertTrue(e.getMessage().contains("in flight"), e.getMessage());
-            // a caller waiting while the answer comes gets its number
-            Future<Long> waiting = caller.submit(g::nextLong);
-            gate.countDown();
-            assertEquals(1L, waiting.get(5, TimeUnit.SECONDS));
-        } finally {
-            caller.shutdownNow();
-        }
-    }
-
-    @Test
-    void aRangeNotAboveTheLastOneIsRefused() {
-        AtomicInteger calls = new AtomicInteger();
-        SegmentSource goesBack = new SegmentSource() {
-            @Override
-            public SegmentGrant grant(String name, long step) {
-                // a store restored from an old backup: the second grant repeats the first
-                long first = calls.getAndIncrement() == 0 ? 1 : 1;
-                return new SegmentGrant(first, first + step - 1, Instant.EPOCH);
-            }
-        };
+    void aRangeBelowTheLastOneIsRefused() {
+        // a store restored from an old backup: the second grant repeats the first
+        ListedSource goesBack = new ListedSource(new long[] {1, 2}, new long[] {1, 2});
         try (SegmentGenerator g = inline(goesBack).step(2).prefetch(0, 0).maxWait(Duration.ofMillis(30))
-                .retryPause(Duration.ofMillis(10)).build()) {
+                .retryPause(Duration.ofMillis(10)).waitClock(new CountingWaits()).build()) {
             assertEquals(1, g.nextLong());
             assertEquals(2, g.nextLong());
             SegmentUnavailableException e = assertThrows(SegmentUnavailableException.class, g::nextLong);
             assertTrue(e.getMessage().contains("not above the last range held [1, 2]"), e.getMessage());
+        }
+    }
+
+    @Test
+    void aRangeMayStartAtZeroAndHoldOneNumber() {
+        ListedSource fromZero = new ListedSource(new long[] {0, 0}, new long[] {1, 1}, new long[] {2, 4},
+                new long[] {5, 5});
+        try (SegmentGenerator g = inline(fromZero).step(1).prefetch(0, 0).build()) {
+            for (long expected = 0; expected <= 5; expected++) {
+                assertEquals(expected, g.nextLong());
+            }
+        }
+    }
+
+    @Test
+    void stepOneHandsOutEveryNumberWithAndWithoutPrefetch() {
+        for (int prefetch = 0; prefetch <= 2; prefetch++) {
+            InMemorySegmentSource source = new InMemorySegmentSource();
+            try (SegmentGenerator g = inline(source).step(1).prefetch(prefetch, prefetch).build()) {
+                for (long expected = 1; expected <= 20; expected++) {
+                    assertEquals(expected, g.nextLong(), "prefetch " + prefetch);
+                }
+            }
+        }
+    }
+
+    @Test
+    void rangesOfOneNumberAdaptThePrefetchTooAndEqualDemandKeepsIt() {
+        InMemorySegmentSource source = new InMemorySegmentSource();
+        HandClock clock = new HandClock();
+        try (SegmentGenerator g = inline(source).clock(clock).step(1).prefetch(1, 8).horizon(Duration.ofMillis(100))
+                .build()) {
+            g.nextLong();
+            g.nextLong(); // the move to range 2 measures range 1: under 1 ms
+            assertEquals(8, g.prefetchTarget());
+            // 30 ms a range wants ceil(100 / 30) = 4 ranges ahead: down one a range to 4, then it stays
+            List<Integer> targets = new ArrayList<>();
+            for (int r = 0; r < 6; r++) {
+                clock.advance(30);
+                g.nextLong();
+                targets.add(g.prefetchTarget());
+            }
+            assertEquals(List.of(7, 6, 5, 4, 4, 4), targets);
+        }
+    }
+
+    @Test
+    void numbersLeftCountsTheRestOfTheCurrentRangeAndTheReadyOnes() {
+        InMemorySegmentSource source = new InMemorySegmentSource();
+        try (SegmentGenerator g = inline(source).step(10).prefetch(1, 1).build()) {
+            for (int i = 0; i < 3; i++) {
+                g.nextLong();
+            }
+            assertEquals(7 + 10, g.numbersLeft());
+        }
+    }
+
+    @Test
+    void aFailingStoreIsReportedFromItsFirstFailureUntilItAnswers() {
+        ScriptedSource source = new ScriptedSource();
+        source.good = 1;
+        HandClock clock = new HandClock();
+        Instant firstFailure = clock.instant().plusMillis(5);
+        try (SegmentGenerator g = inline(source).clock(clock).step(2).prefetch(0, 0).maxWait(Duration.ofMillis(10))
+                .retryPause(Duration.ofMillis(10)).waitClock(new CountingWaits()).build()) {
+            g.nextLong();
+            g.nextLong();
+            assertFalse(g.storeFailing());
+            assertEquals(null, g.failingSince());
+            assertEquals(null, g.lastError());
+            clock.advance(5);
+            assertThrows(SegmentUnavailableException.class, g::nextLong);
+            clock.advance(100);
+            assertThrows(SegmentUnavailableException.class, g::nextLong);
+            assertTrue(g.storeFailing());
+            assertEquals(firstFailure, g.failingSince(), "since the first failure of the run, not the last");
+            assertEquals("connection refused (scripted)", g.lastError().getMessage());
+            source.good = Integer.MAX_VALUE;
+            assertEquals(3, g.nextLong());
+            assertFalse(g.storeFailing());
+            assertEquals(null, g.failingSince());
+        }
+    }
+
+    @Test
+    void describesItself() {
+        try (SegmentGenerator g = inline(new InMemorySegmentSource()).step(7).prefetch(1, 3).build()) {
+            assertEquals("orders", g.name());
+            assertEquals(7, g.step());
+            assertEquals("SegmentGenerator[orders on in-memory, step 7, prefetch 1..3 (now 1)]", g.toString());
         }
     }
 
@@ -299,8 +388,11 @@ class SegmentGeneratorTest {
     @Test
     void badInputIsNamed() {
         SegmentGenerator.Builder b = SegmentGenerator.builder();
-        assertEquals("segment step 0 is out of range 1..1099511627776",
+        assertEquals("segment step 0 is out of range: 1 to 1,099,511,627,776 (2^40)",
                 assertThrows(IllegalArgumentException.class, () -> b.step(0)).getMessage());
+        assertEquals(SegmentGenerator.MAX_STEP, SegmentGenerator.checkStep(SegmentGenerator.MAX_STEP));
+        assertThrows(IllegalArgumentException.class, () -> b.step(SegmentGenerator.MAX_STEP + 1));
+        assertEquals("x".repeat(128), SegmentGenerator.checkName("x".repeat(128)));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> b.step(-5)).getMessage().contains("-5"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> b.name(" ")).getMessage()
                 .contains("must be 1 to 128 characters, not blank"));
@@ -314,6 +406,12 @@ class SegmentGeneratorTest {
         assertTrue(assertThrows(IllegalArgumentException.class, () -> b.maxWait(Duration.ZERO)).getMessage()
                 .contains("maxWait PT0S is out of range"));
         assertTrue(assertThrows(IllegalStateException.class, b::build).getMessage().contains("source missing"));
+        assertTrue(assertThrows(IllegalStateException.class,
+                () -> SegmentGenerator.builder().source(new InMemorySegmentSource()).build()).getMessage()
+                .endsWith("(source set, name missing)"));
+        assertEquals("prefetch bounds (0, 1025) must satisfy 0 <= min <= max <= 1024",
+                assertThrows(IllegalArgumentException.class, () -> b.prefetch(0, 1025)).getMessage());
+        b.prefetch(0, SegmentGenerator.MAX_PREFETCH);
         assertThrows(IllegalArgumentException.class, () -> new SegmentGrant(5, 4, Instant.EPOCH));
         assertThrows(IllegalArgumentException.class, () -> new SegmentGrant(-1, 4, Instant.EPOCH));
         assertThrows(IllegalArgumentException.class, () -> new SegmentGrant(1, Long.MAX_VALUE, Instant.EPOCH));

@@ -37,7 +37,8 @@ import org.yaml.snakeyaml.Yaml;
  * <p>The conventions a block of the docs follows (docs/README.md, "Snippets", says the same):
  * <ul>
  *   <li>java: a block whose first declaration is a type (an annotation, class, record, interface,
- *       enum) is a compilation unit. Any other block is statements: its import lines stay on top
+ *       enum) is a compilation unit, compiled as the file its public type names (so it holds at most
+ *       one public type, as a file does). Any other block is statements: its import lines stay on top
  *       and the rest becomes the body of a method of a generated class; the variables it uses
  *       without declaring are named, with their types, in {@code <!-- snippet: given Type name, ... -->}
  *       right above the fence (they become the method's parameters). Either way the block
@@ -65,6 +66,9 @@ final class SnippetChecker {
     private static final Pattern IMPORT = Pattern.compile("^import\\s+(static\\s+)?[\\w.]+(\\.\\*)?\\s*;\\s*$");
     private static final Pattern TYPE_START = Pattern.compile(
             "^(@\\w+.*|((public|protected|private|abstract|final|sealed|non-sealed|static)\\s+)*(class|record|interface|enum)\\s+\\w+.*)$");
+    /** A public type declared at the start of a line with no indentation: a top-level type. */
+    private static final Pattern PUBLIC_TYPE = Pattern.compile(
+            "(?m)^public\\s+(?:(?:abstract|final|sealed|non-sealed|strictfp)\\s+)*(?:class|record|interface|enum|@interface)\\s+(\\w+)");
     private static final Pattern ENTITY = Pattern.compile("@Entity\\b(\\s*\\(([^)]*)\\))?");
     private static final Pattern NAME_ATTR = Pattern.compile("name\\s*=\\s*\"([^\"]*)\"");
     private static final Pattern TABLE = Pattern.compile("@Table\\s*\\(([^)]*)\\)");
@@ -198,21 +202,25 @@ final class SnippetChecker {
             }
             source = b.append("}}\n").toString();
         }
-        compile(s, source, problems);
+        compile(s, unit ? fileName(s.code()) : "Snippet", source, problems);
         entities(s, problems);
     }
 
-    private void compile(Snippet s, String source, List<String> problems) {
+    /**
+     * The file a reader pastes a compilation unit into: named after its public top-level type, or
+     * any name when it has none. javac then refuses a second public type, as it would in that file.
+     */
+    static String fileName(String code) {
+        Matcher m = PUBLIC_TYPE.matcher(code);
+        return m.find() ? m.group(1) : "Snippet";
+    }
+
+    private void compile(Snippet s, String name, String source, List<String> problems) {
         DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
-        JavaFileObject file = new SimpleJavaFileObject(URI.create("string:///Snippet.java"), JavaFileObject.Kind.SOURCE) {
+        JavaFileObject file = new SimpleJavaFileObject(URI.create("string:///" + name + ".java"), JavaFileObject.Kind.SOURCE) {
             @Override
             public CharSequence getCharContent(boolean ignoreEncodingErrors) {
                 return source;
-            }
-
-            @Override
-            public boolean isNameCompatible(String simpleName, JavaFileObject.Kind kind) {
-                return true; // a block may hold several public types, as a reader pastes them into files
             }
         };
         boolean ok = javac.getTask(null, files, diagnostics, List.of("-proc:none", "-nowarn", "--release", "17"),

@@ -91,6 +91,17 @@ class SnippetCheckerTest {
     }
 
     @Test
+    void aBlockOfTwoPublicTypesIsRejected() {
+        // the README's Order + OrderView block before 0.1.0: pasted into one file, javac refuses it
+        String two = "```java\nimport java.util.UUID;\n\npublic class Order {\n    UUID id;\n}\n\n"
+                + "public record OrderView(UUID id) {}\n```\n";
+        rejected(problems(two), "sample.md:8:", "class OrderView is public, should be declared in a file named OrderView.java");
+        assertEquals(List.of(), problems("```java\nimport java.util.UUID;\n\npublic record OrderView(UUID id) {}\n```\n"));
+        assertEquals(List.of(), problems("```java\nclass A {}\n\nclass B {}\n```\n"));
+        assertEquals("OrderView", SnippetChecker.fileName("import x.Y;\n\n// view\npublic final record OrderView(long id) {}\n"));
+    }
+
+    @Test
     void anExcerptMustBeLinesOfTheFileItNames() {
         assertEquals(List.of(), problems("<!-- snippet: excerpt of pom.xml -->\n```xml\n<modelVersion>4.0.0</modelVersion>\n```\n"));
         rejected(problems("<!-- snippet: excerpt of pom.xml -->\n```xml\n<modelVersion>5.0.0</modelVersion>\n```\n"),

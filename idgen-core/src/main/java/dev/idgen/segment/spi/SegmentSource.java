@@ -5,6 +5,7 @@ import dev.idgen.segment.InMemorySegmentSource;
 import dev.idgen.segment.SegmentGenerator;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
+import java.util.random.RandomGenerator;
 
 /**
  * The store behind a {@link SegmentGenerator}: it keeps one counter per name and hands out ranges
@@ -109,6 +110,19 @@ public interface SegmentSource {
      * @param lost how many writes this grant has lost so far, 1 or more
      */
     static void backOffAfterLostWrite(int lost) {
-        LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(1, 100_000L << Math.min(Math.max(lost, 1), 6)));
+        LockSupport.parkNanos(backOffNanos(lost, ThreadLocalRandom.current()));
+    }
+
+    /**
+     * The wait {@link #backOffAfterLostWrite} makes, drawn from {@code random}: at least 1 ns and
+     * below 100 µs × 2^min(lost, 6), so from below 200 µs after the first lost write to below
+     * 6.4 ms from the sixth on.
+     *
+     * @param lost how many writes this grant has lost so far; below 1 counts as 1
+     * @param random where the wait is drawn from
+     * @return the wait in nanoseconds
+     */
+    static long backOffNanos(int lost, RandomGenerator random) {
+        return random.nextLong(1, 100_000L << Math.min(Math.max(lost, 1), 6));
     }
 }

@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Lincheck's model checker explores thread interleavings of random scenarios (2 threads, a few
  * {@code next()} and {@code tick()} calls each, plus calls before and after) and requires every
- * outcome to match some sequential order of {@link TickCounterSpec}, consistent with real time.
+ * outcome to match some sequential order of {@link TickCounterSpec} (of a plain counter for the
+ * segment generator), consistent with real time.
  */
 class LinearizabilityTest {
 
@@ -47,6 +48,24 @@ class LinearizabilityTest {
     @Test
     void uuidV7CounterRolloverIsLinearizable() {
         options(Targets.V7RolloverSpec.class).check(Targets.V7Rollover.class);
+    }
+
+    /**
+     * The segment generator's waits go through a lock and a condition, whose interleavings cost the
+     * model checker far more than a CAS loop: half the scenarios, half the interleavings each.
+     */
+    private static ModelCheckingOptions segmentOptions() {
+        return options(Targets.CountingSpec.class).iterations(SCENARIOS / 2).invocationsPerIteration(INVOCATIONS / 2);
+    }
+
+    @Test
+    void segmentGeneratorIsLinearizable() {
+        segmentOptions().check(Targets.Segments.class);
+    }
+
+    @Test
+    void segmentGeneratorWithoutPrefetchIsLinearizable() {
+        segmentOptions().check(Targets.SegmentsNoPrefetch.class);
     }
 
     @Test

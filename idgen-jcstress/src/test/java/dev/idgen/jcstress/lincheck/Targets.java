@@ -4,6 +4,8 @@ import dev.idgen.jcstress.broken.RacySnowflakeGenerator;
 import dev.idgen.jcstress.fixture.BenchLayouts;
 import dev.idgen.jcstress.fixture.FixedRandom;
 import dev.idgen.jcstress.fixture.V7Fields;
+import dev.idgen.segment.InMemorySegmentSource;
+import dev.idgen.segment.SegmentGenerator;
 import dev.idgen.sequence.CounterStart;
 import dev.idgen.sequence.TickSequence;
 import dev.idgen.sequence.TickSpace;
@@ -187,6 +189,44 @@ final class Targets {
         @Operation
         public void tick() {
             clock.advanceMillis(1);
+        }
+    }
+
+    /**
+     * What a segment generator on a fresh store hands out: 1, 2, 3, ... in the order the calls take
+     * effect (numbers are dense, and a call that starts after another returned gets a larger one).
+     */
+    public static final class CountingSpec {
+        private long last;
+
+        public long next() {
+            return ++last;
+        }
+    }
+
+    /**
+     * {@code SegmentGenerator.nextLong()} over ranges of 2 numbers with one range kept ready, so
+     * every other call crosses a boundary; the fetch runs on the caller that asks for it (the
+     * executor runs it inline), so the model checker interleaves it with the other callers.
+     */
+    public static class Segments {
+        private final SegmentGenerator ids = SegmentGenerator.builder().source(new InMemorySegmentSource())
+                .name("lincheck").step(2).prefetch(1, 1).executor(Runnable::run).build();
+
+        @Operation
+        public long next() {
+            return ids.nextLong();
+        }
+    }
+
+    /** As {@link Segments} without prefetch: a caller that finds the range spent fetches the next. */
+    public static class SegmentsNoPrefetch {
+        private final SegmentGenerator ids = SegmentGenerator.builder().source(new InMemorySegmentSource())
+                .name("lincheck").step(2).prefetch(0, 0).executor(Runnable::run).build();
+
+        @Operation
+        public long next() {
+            return ids.nextLong();
         }
     }
 }

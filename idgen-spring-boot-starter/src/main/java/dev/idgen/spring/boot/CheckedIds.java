@@ -32,13 +32,13 @@ final class CheckedIds {
     /** The stores an id can be checked in, in the order {@code auto} tries them. */
     enum Store {
         /** The JDBC lease table. */
-        JDBC("dev.idgen.lease.jdbc.JdbcMachineIdLease"),
+        JDBC(OptionalClasses.JDBC_LEASE),
         /** Redis. */
-        REDIS("dev.idgen.lease.redis.RedisMachineIdLease", "io.lettuce.core.RedisClient"),
+        REDIS(OptionalClasses.REDIS_LEASE, OptionalClasses.LETTUCE_CLIENT),
         /** ZooKeeper. */
-        ZOOKEEPER("dev.idgen.lease.zookeeper.ZkMachineIdLease", "org.apache.curator.framework.CuratorFramework"),
+        ZOOKEEPER(OptionalClasses.ZOOKEEPER_LEASE, OptionalClasses.CURATOR),
         /** etcd. */
-        ETCD("dev.idgen.lease.etcd.EtcdMachineIdLease", "io.etcd.jetcd.Client");
+        ETCD(OptionalClasses.ETCD_LEASE, OptionalClasses.JETCD);
 
         private final String[] classes;
 
@@ -48,7 +48,7 @@ final class CheckedIds {
 
         boolean present(ClassLoader loader) {
             for (String c : classes) {
-                if (!ClassUtils.isPresent(c, loader)) {
+                if (!OptionalClasses.present(c, loader)) {
                     return false;
                 }
             }

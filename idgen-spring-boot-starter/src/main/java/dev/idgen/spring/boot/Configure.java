@@ -8,7 +8,6 @@ import java.time.Duration;
 import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.util.ClassUtils;
 
 /** Turns {@link IdgenProperties} into core values; every failure names the property and what is allowed. */
 final class Configure {
@@ -113,7 +112,7 @@ final class Configure {
                 case ENV -> MachineIds.fromVariable(variable(p, "MACHINE_ID"), layout.maxMachineId());
                 case POD_ORDINAL -> MachineIds.fromPodOrdinal(variable(p, "HOSTNAME"), layout.maxMachineId());
                 case JDBC -> throw new IdgenConfigurationException(
-                        !ClassUtils.isPresent("dev.idgen.lease.jdbc.JdbcMachineIdLease", null)
+                        !OptionalClasses.present(OptionalClasses.JDBC_LEASE, null)
                                 ? "idgen.machine-id.source=jdbc needs dev.idgen:idgen-jdbc on the classpath"
                                 : !hasDataSource ? "idgen.machine-id.source=jdbc needs a DataSource bean"
                                         + " (spring.datasource.url)"
@@ -123,12 +122,12 @@ final class Configure {
                                 + " org.apache.curator:curator-framework on the classpath");
                 case REDIS -> throw new IdgenConfigurationException(
                         "idgen.machine-id.source=redis needs dev.idgen:idgen-redis and io.lettuce:lettuce-core"
-                                + " on the classpath" + missing("dev.idgen.lease.redis.RedisMachineIdLease",
-                                "io.lettuce.core.RedisClient"));
+                                + " on the classpath" + missing(OptionalClasses.REDIS_LEASE,
+                                OptionalClasses.LETTUCE_CLIENT));
                 case ETCD -> throw new IdgenConfigurationException(
                         "idgen.machine-id.source=etcd needs dev.idgen:idgen-etcd and io.etcd:jetcd-core on the"
-                                + " classpath" + missing("dev.idgen.lease.etcd.EtcdMachineIdLease",
-                                "io.etcd.jetcd.Client"));
+                                + " classpath" + missing(OptionalClasses.ETCD_LEASE,
+                                OptionalClasses.JETCD));
             };
         } catch (IllegalArgumentException e) {
             throw new IdgenConfigurationException("idgen.machine-id.source=" + sourceName(p.getSource()) + ": "
@@ -140,7 +139,7 @@ final class Configure {
     private static String missing(String... classes) {
         StringBuilder absent = new StringBuilder();
         for (String c : classes) {
-            if (!ClassUtils.isPresent(c, null)) { // the context class loader, as for jdbc above
+            if (!OptionalClasses.present(c, null)) { // the context class loader, as for jdbc above
                 absent.append(absent.isEmpty() ? "; missing: " : ", ").append(c);
             }
         }

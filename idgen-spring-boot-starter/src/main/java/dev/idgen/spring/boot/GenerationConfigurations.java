@@ -66,4 +66,17 @@ final class GenerationConfigurations {
             return new SegmentHealthIndicator(segments);
         }
     }
+
+    /** The {@code idgenBusinessNumbers} health indicator, with Spring Boot's health support. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = BootGeneration.HEALTH_INDICATOR)
+    @org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator("idgen")
+    static class BusinessNumbersHealth {
+
+        @Bean
+        @ConditionalOnMissingBean(name = "idgenBusinessNumbersHealthIndicator")
+        BusinessNumberHealthIndicator idgenBusinessNumbersHealthIndicator(BusinessNumbers numbers) {
+            return new BusinessNumberHealthIndicator(numbers);
+        }
+    }
 }

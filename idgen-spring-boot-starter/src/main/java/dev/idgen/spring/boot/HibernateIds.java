@@ -34,8 +34,26 @@ final class HibernateIds {
                 }
                 return uuidV7;
             }
+
+            @Override
+            public LongIdGenerator segment(String name) {
+                throw missingCounter(name, "none");
+            }
         };
-        // @SegmentId("orders") takes idgen.segment.orders; without that counter the factory names the ones there are
-        return segments == null ? ids : ids.withSegments(segments::get);
+        // @SegmentId("orders") takes idgen.segment.orders; a missing counter names the property to set
+        return segments == null ? ids : ids.withSegments(name -> {
+            if (!segments.all().containsKey(name)) {
+                throw missingCounter(name, String.join(", ", segments.all().keySet()));
+            }
+            return segments.get(name);
+        });
+    }
+
+    private static IdgenConfigurationException missingCounter(String name, String configured) {
+        return new IdgenConfigurationException("@SegmentId(\"" + name + "\") takes its numbers from the segment"
+                + " counter idgen.segment." + name + ", which is not configured (counters configured: " + configured
+                + ")", "Set idgen.segment." + name + ".step=1000 (any idgen.segment." + name + ".* property makes the"
+                + " counter; its store is the application's DataSource unless idgen.segment." + name + ".store names"
+                + " another). The properties are listed in docs/spring-boot.md.", null);
     }
 }

@@ -55,15 +55,16 @@ public class IdgenSegmentAutoConfiguration {
     }
 
     private static SegmentGenerator build(String name, IdgenSegmentProperties.Counter c, ListableBeanFactory beans) {
-        SegmentGenerator.Builder b;
+        String prefix = "idgen.segment." + name;
+        SegmentGenerator.Builder b = SegmentGenerator.builder();
+        Setting.apply(prefix, "", name, () -> b.name(name));
+        Setting.apply(prefix, ".step", c.getStep(), () -> b.step(c.getStep()));
+        Setting.apply(prefix, ".prefetch-min/-max", c.getPrefetchMin() + "/" + c.getPrefetchMax(),
+                () -> b.prefetch(c.getPrefetchMin(), c.getPrefetchMax()));
+        Setting.apply(prefix, ".horizon", c.getHorizon(), () -> b.horizon(c.getHorizon()));
+        Setting.apply(prefix, ".max-wait", c.getMaxWait(), () -> b.maxWait(c.getMaxWait()));
         try {
-            b = SegmentGenerator.builder().name(name).step(c.getStep()).prefetch(c.getPrefetchMin(), c.getPrefetchMax())
-                    .horizon(c.getHorizon()).maxWait(c.getMaxWait());
-        } catch (IllegalArgumentException | NullPointerException e) {
-            throw new IdgenConfigurationException("idgen.segment." + name + ": " + e.getMessage(), e);
-        }
-        try {
-            return b.source(SegmentStores.source(name, c, beans)).build();
+            return b.source(SegmentStores.source(prefix, c, beans)).build();
         } catch (IllegalArgumentException e) {
             throw new IdgenConfigurationException("idgen.segment." + name + ": " + e.getMessage(), e);
         }

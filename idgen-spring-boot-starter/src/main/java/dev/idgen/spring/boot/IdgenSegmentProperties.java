@@ -43,20 +43,13 @@ public class IdgenSegmentProperties {
         ETCD
     }
 
-    /** {@code idgen.segment.<name>.*}. */
-    public static class Counter {
+    /**
+     * Where a counter is kept: the store and its table, key prefix, znode or namespace. Shared by
+     * {@code idgen.segment.<name>.*} and {@code idgen.business-number.<name>.*}.
+     */
+    public static class StoreSettings {
         /** Where the ranges come from. */
         private Store store = Store.AUTO;
-        /** Numbers per grant, 1 to 2^40. */
-        private long step = 1000;
-        /** Fewest ranges kept ready beyond the current one. */
-        private int prefetchMin = 1;
-        /** Most ranges kept ready beyond the current one (at most 1024). */
-        private int prefetchMax = 128;
-        /** How long the ready ranges should last at the current rate. */
-        private Duration horizon = Duration.ofSeconds(1);
-        /** The longest a call waits for the store once every range is spent. */
-        private Duration maxWait = Duration.ofSeconds(1);
         /** The JDBC table of counters (store jdbc). */
         private String table = "idgen_segment";
         /** Whether to create the JDBC table if it is missing (store jdbc). */
@@ -69,7 +62,7 @@ public class IdgenSegmentProperties {
         private String namespace = "/idgen/segments";
 
         /** Made by Spring. */
-        public Counter() {
+        public StoreSettings() {
         }
 
         /** {@return where the ranges come from} */
@@ -80,56 +73,6 @@ public class IdgenSegmentProperties {
         /** @param store where the ranges come from */
         public void setStore(Store store) {
             this.store = store;
-        }
-
-        /** {@return numbers per grant} */
-        public long getStep() {
-            return step;
-        }
-
-        /** @param step numbers per grant */
-        public void setStep(long step) {
-            this.step = step;
-        }
-
-        /** {@return fewest ranges kept ready} */
-        public int getPrefetchMin() {
-            return prefetchMin;
-        }
-
-        /** @param prefetchMin fewest ranges kept ready */
-        public void setPrefetchMin(int prefetchMin) {
-            this.prefetchMin = prefetchMin;
-        }
-
-        /** {@return most ranges kept ready} */
-        public int getPrefetchMax() {
-            return prefetchMax;
-        }
-
-        /** @param prefetchMax most ranges kept ready */
-        public void setPrefetchMax(int prefetchMax) {
-            this.prefetchMax = prefetchMax;
-        }
-
-        /** {@return how long the ready ranges should last} */
-        public Duration getHorizon() {
-            return horizon;
-        }
-
-        /** @param horizon how long the ready ranges should last */
-        public void setHorizon(Duration horizon) {
-            this.horizon = horizon;
-        }
-
-        /** {@return the longest wait for the store once every range is spent} */
-        public Duration getMaxWait() {
-            return maxWait;
-        }
-
-        /** @param maxWait the longest wait for the store once every range is spent */
-        public void setMaxWait(Duration maxWait) {
-            this.maxWait = maxWait;
         }
 
         /** {@return the JDBC table} */
@@ -180,6 +123,74 @@ public class IdgenSegmentProperties {
         /** @param namespace the etcd key namespace */
         public void setNamespace(String namespace) {
             this.namespace = namespace;
+        }
+    }
+
+    /** {@code idgen.segment.<name>.*}. */
+    public static class Counter extends StoreSettings {
+        /** Numbers per grant, 1 to 2^40. */
+        private long step = 1000;
+        /** Fewest ranges kept ready beyond the current one. */
+        private int prefetchMin = 1;
+        /** Most ranges kept ready beyond the current one (at most 1024). */
+        private int prefetchMax = 128;
+        /** How long the ready ranges should last at the current rate. */
+        private Duration horizon = Duration.ofSeconds(1);
+        /** The longest a call waits for the store once every range is spent. */
+        private Duration maxWait = Duration.ofSeconds(1);
+
+        /** Made by Spring. */
+        public Counter() {
+        }
+
+        /** {@return numbers per grant} */
+        public long getStep() {
+            return step;
+        }
+
+        /** @param step numbers per grant */
+        public void setStep(long step) {
+            this.step = step;
+        }
+
+        /** {@return fewest ranges kept ready} */
+        public int getPrefetchMin() {
+            return prefetchMin;
+        }
+
+        /** @param prefetchMin fewest ranges kept ready */
+        public void setPrefetchMin(int prefetchMin) {
+            this.prefetchMin = prefetchMin;
+        }
+
+        /** {@return most ranges kept ready} */
+        public int getPrefetchMax() {
+            return prefetchMax;
+        }
+
+        /** @param prefetchMax most ranges kept ready */
+        public void setPrefetchMax(int prefetchMax) {
+            this.prefetchMax = prefetchMax;
+        }
+
+        /** {@return how long the ready ranges should last} */
+        public Duration getHorizon() {
+            return horizon;
+        }
+
+        /** @param horizon how long the ready ranges should last */
+        public void setHorizon(Duration horizon) {
+            this.horizon = horizon;
+        }
+
+        /** {@return the longest wait for the store once every range is spent} */
+        public Duration getMaxWait() {
+            return maxWait;
+        }
+
+        /** @param maxWait the longest wait for the store once every range is spent */
+        public void setMaxWait(Duration maxWait) {
+            this.maxWait = maxWait;
         }
     }
 }

@@ -3,7 +3,6 @@ package dev.idgen.spring.boot;
 import dev.idgen.segment.spi.SegmentSource;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ListableBeanFactory;
-import org.springframework.util.ClassUtils;
 
 /**
  * Makes the {@link SegmentSource} of one {@code idgen.segment.<name>} counter from the store it
@@ -16,15 +15,21 @@ final class SegmentStores {
     private SegmentStores() {
     }
 
-    static SegmentSource source(String name, IdgenSegmentProperties.Counter c, ListableBeanFactory beans) {
+    /**
+     * @param prefix the counter's properties, e.g. {@code idgen.segment.orders}
+     * @param c where the counter is kept
+     * @param beans the application's beans
+     * @return the store
+     */
+    static SegmentSource source(String prefix, IdgenSegmentProperties.StoreSettings c, ListableBeanFactory beans) {
         IdgenSegmentProperties.Store store = c.getStore() == IdgenSegmentProperties.Store.AUTO ? auto(beans)
                 : c.getStore();
         if (store == null) {
-            throw new IdgenConfigurationException("idgen.segment." + name + " needs a store, and the application has"
+            throw new IdgenConfigurationException(prefix + " needs a store, and the application has"
                     + " none idgen can use: add dev.idgen:idgen-jdbc and a DataSource, or set"
-                    + " idgen.segment." + name + ".store to redis, zookeeper or etcd with that client as a bean");
+                    + " " + prefix + ".store to redis, zookeeper or etcd with that client as a bean");
         }
-        String prop = "idgen.segment." + name + ".store=" + store.name().toLowerCase();
+        String prop = prefix + ".store=" + store.name().toLowerCase();
         try {
             return switch (store) {
                 case JDBC -> Jdbc.source(prop, c, beans);
@@ -41,25 +46,25 @@ final class SegmentStores {
 
     /** {@return the first store the application has, or null} */
     private static IdgenSegmentProperties.Store auto(ListableBeanFactory beans) {
-        if (present("dev.idgen.segment.jdbc.JdbcSegmentSource") && beans.getBeanNamesForType(DataSource.class).length > 0) {
+        if (present(OptionalClasses.JDBC_SEGMENTS) && beans.getBeanNamesForType(DataSource.class).length > 0) {
             return IdgenSegmentProperties.Store.JDBC;
         }
-        if (present("dev.idgen.segment.redis.RedisSegmentSource") && present("io.lettuce.core.api.StatefulRedisConnection")
+        if (present(OptionalClasses.REDIS_SEGMENTS) && present(OptionalClasses.LETTUCE_CONNECTION)
                 && Redis.has(beans)) {
             return IdgenSegmentProperties.Store.REDIS;
         }
-        if (present("dev.idgen.segment.zookeeper.ZkSegmentSource")
-                && present("org.apache.curator.framework.CuratorFramework") && ZooKeeper.has(beans)) {
+        if (present(OptionalClasses.ZOOKEEPER_SEGMENTS)
+                && present(OptionalClasses.CURATOR) && ZooKeeper.has(beans)) {
             return IdgenSegmentProperties.Store.ZOOKEEPER;
         }
-        if (present("dev.idgen.segment.etcd.EtcdSegmentSource") && present("io.etcd.jetcd.Client") && Etcd.has(beans)) {
+        if (present(OptionalClasses.ETCD_SEGMENTS) && present(OptionalClasses.JETCD) && Etcd.has(beans)) {
             return IdgenSegmentProperties.Store.ETCD;
         }
         return null;
     }
 
     private static boolean present(String className) {
-        return ClassUtils.isPresent(className, null);
+        return OptionalClasses.present(className, null);
     }
 
     private static <T> T one(ListableBeanFactory beans, Class<T> type, String prop, String what) {
@@ -71,7 +76,7 @@ final class SegmentStores {
     }
 
     private static final class Jdbc {
-        static SegmentSource source(String prop, IdgenSegmentProperties.Counter c, ListableBeanFactory beans) {
+        static SegmentSource source(String prop, IdgenSegmentProperties.StoreSettings c, ListableBeanFactory beans) {
             DataSource ds = one(beans, DataSource.class, prop, "a DataSource");
             return dev.idgen.segment.jdbc.JdbcSegmentSource.builder(ds).table(c.getTable())
                     .createTable(c.isCreateTable()).build();
@@ -84,7 +89,7 @@ final class SegmentStores {
         }
 
         @SuppressWarnings("unchecked")
-        static SegmentSource source(String prop, IdgenSegmentProperties.Counter c, ListableBeanFactory beans) {
+        static SegmentSource source(String prop, IdgenSegmentProperties.StoreSettings c, ListableBeanFactory beans) {
             io.lettuce.core.api.StatefulRedisConnection<String, String> connection = one(beans,
                     io.lettuce.core.api.StatefulRedisConnection.class, prop,
                     "a StatefulRedisConnection<String, String>");
@@ -97,7 +102,7 @@ final class SegmentStores {
             return beans.getBeanNamesForType(org.apache.curator.framework.CuratorFramework.class).length > 0;
         }
 
-        static SegmentSource source(String prop, IdgenSegmentProperties.Counter c, ListableBeanFactory beans) {
+        static SegmentSource source(String prop, IdgenSegmentProperties.StoreSettings c, ListableBeanFactory beans) {
             return dev.idgen.segment.zookeeper.ZkSegmentSource.builder(one(beans,
                     org.apache.curator.framework.CuratorFramework.class, prop, "a CuratorFramework"))
                     .path(c.getPath()).build();
@@ -109,7 +114,7 @@ final class SegmentStores {
             return beans.getBeanNamesForType(io.etcd.jetcd.Client.class).length > 0;
         }
 
-        static SegmentSource source(String prop, IdgenSegmentProperties.Counter c, ListableBeanFactory beans) {
+        static SegmentSource source(String prop, IdgenSegmentProperties.StoreSettings c, ListableBeanFactory beans) {
             return dev.idgen.segment.etcd.EtcdSegmentSource.builder(one(beans, io.etcd.jetcd.Client.class, prop,
                     "a jetcd Client")).namespace(c.getNamespace()).build();
         }

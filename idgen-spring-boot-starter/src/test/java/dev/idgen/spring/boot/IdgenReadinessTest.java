@@ -251,6 +251,44 @@ class IdgenReadinessTest {
         });
     }
 
+    @Test
+    void theFrontPageLinesWorkWhereBootLeavesTheProbesOff() throws IOException {
+        // README.md's application.properties, its management.* lines, on a Boot whose probes are off
+        // unless set (Boot 3.5 outside Kubernetes): the lines alone must turn them on and show idgen
+        List<String> pairs = new ArrayList<>();
+        frontPageProperties().forEach((k, v) -> {
+            if (k.toString().startsWith("management.")) {
+                pairs.add(k + "=" + v);
+            }
+        });
+        assertThat(pairs).contains("management.endpoint.health.group.readiness.include=readinessState,idgen");
+        hold();
+        runner.withPropertyValues("management.endpoint.health.probes.enabled=false")
+                .withPropertyValues(pairs.toArray(String[]::new)).run(context -> {
+                    assertThat(context).hasNotFailed();
+                    started(context);
+                    lose();
+                    context.getBean(IdgenReadiness.class).check();
+                    assertThat(probe(context, "readiness")).isEqualTo("OUT_OF_SERVICE");
+                    assertThat(TestGeneration.componentStatuses(context, "readiness"))
+                            .containsEntry("idgen", "OUT_OF_SERVICE").containsKey("readinessState");
+                    assertThat(probe(context, "liveness")).isEqualTo("UP");
+                });
+    }
+
+    /** The properties block of README.md that sets up the readiness group. */
+    static Properties frontPageProperties() throws IOException {
+        String readme = Files.readString(Path.of("..", "README.md"));
+        int at = readme.indexOf("management.endpoint.health.group.readiness.include");
+        assertThat(at).as("README.md sets the readiness group").isPositive();
+        int start = readme.lastIndexOf("```properties\n", at);
+        int end = readme.indexOf("```", at);
+        assertThat(start).isPositive();
+        Properties p = new Properties();
+        p.load(new StringReader(readme.substring(start + 14, end)));
+        return p;
+    }
+
     /** The properties block of the readiness section in docs/spring-boot.md. */
     static Properties readinessSnippet() throws IOException {
         String doc = Files.readString(Path.of("..", "docs", "spring-boot.md"));

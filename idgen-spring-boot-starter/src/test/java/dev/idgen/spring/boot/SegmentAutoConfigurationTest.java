@@ -18,6 +18,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -180,9 +181,17 @@ class SegmentAutoConfigurationTest {
         runner("jdbc:h2:mem:idgen_segment_boot_bad;DB_CLOSE_DELAY=-1", "sa")
                 .withPropertyValues("idgen.segment.orders.step=0").run(c -> {
                     assertThat(c).hasFailed();
-                    assertThat(c.getStartupFailure()).rootCause().hasMessage("segment step 0 is out of range 1.."
-                            + SegmentGenerator.MAX_STEP);
-                    assertThat(c.getStartupFailure()).hasStackTraceContaining("idgen.segment.orders: segment step 0");
+                    FailureAnalysis analysis = new IdgenFailureAnalyzer().analyze(c.getStartupFailure());
+                    assertThat(analysis.getDescription()).isEqualTo("idgen.segment.orders.step=0: segment step 0 is"
+                            + " out of range: 1 to 1,099,511,627,776 (2^40)");
+                    assertThat(analysis.getAction()).isEqualTo("Set idgen.segment.orders.step to a value in the range"
+                            + " the message above names.");
+                });
+        runner("jdbc:h2:mem:idgen_segment_boot_bad;DB_CLOSE_DELAY=-1", "sa")
+                .withPropertyValues("idgen.segment.orders.prefetch-max=2000").run(c -> {
+                    FailureAnalysis analysis = new IdgenFailureAnalyzer().analyze(c.getStartupFailure());
+                    assertThat(analysis.getDescription()).startsWith("idgen.segment.orders.prefetch-min/-max=1/2000:"
+                            + " prefetch bounds (1, 2000) must satisfy 0 <= min <= max <= 1024");
                 });
         new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(IdgenSegmentAutoConfiguration.class))
                 .withPropertyValues("idgen.segment.orders.step=10").run(c -> {

@@ -37,6 +37,9 @@ public final class TestGeneration {
     /** Boot's JPA-on-Hibernate auto-configuration. */
     static final Class<?> HIBERNATE_JPA_AUTO_CONFIGURATION = HibernateJpaAutoConfiguration.class;
 
+    /** Boot 4 enables the liveness and readiness probes without a setting. */
+    static final boolean PROBES_ENABLED_BY_DEFAULT = true;
+
     /** Boot versions the starter runs on. */
     static final String[] SUPPORTED = {"4.0.0", "4.0.7", "4.1.2"};
 

@@ -73,4 +73,18 @@ final class GenerationConfigurations {
             return new SegmentHealthIndicator(segments);
         }
     }
+
+    /** The {@code idgenBusinessNumbers} health indicator, with Spring Boot's Actuator. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = {BootGeneration.HEALTH_INDICATOR,
+            "org.springframework.boot.actuate.autoconfigure.health.ConditionalOnEnabledHealthIndicator"})
+    @org.springframework.boot.actuate.autoconfigure.health.ConditionalOnEnabledHealthIndicator("idgen")
+    static class BusinessNumbersHealth {
+
+        @Bean
+        @ConditionalOnMissingBean(name = "idgenBusinessNumbersHealthIndicator")
+        BusinessNumberHealthIndicator idgenBusinessNumbersHealthIndicator(BusinessNumbers numbers) {
+            return new BusinessNumberHealthIndicator(numbers);
+        }
+    }
 }

@@ -36,6 +36,12 @@ public final class TestGeneration {
     /** Boot's JPA-on-Hibernate auto-configuration. */
     static final Class<?> HIBERNATE_JPA_AUTO_CONFIGURATION = HibernateJpaAutoConfiguration.class;
 
+    /**
+     * Boot 3.5 enables the liveness and readiness probes only on Kubernetes, elsewhere with
+     * {@code management.endpoint.health.probes.enabled=true}.
+     */
+    static final boolean PROBES_ENABLED_BY_DEFAULT = false;
+
     /** Boot versions the starter runs on. */
     static final String[] SUPPORTED = {"3.5.0", "3.5.7", "3.5.12"};
 

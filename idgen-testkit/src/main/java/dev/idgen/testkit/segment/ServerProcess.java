@@ -98,7 +98,10 @@ public final class ServerProcess implements AutoCloseable {
         }
     }
 
-    /** {@return what the server wrote so far} */
+    /**
+     * @return what the server wrote so far
+     * @throws IOException if its log cannot be read
+     */
     public String log() throws IOException {
         Path log = dir.resolve("server.log");
         return Files.exists(log) ? Files.readString(log) : "";

@@ -31,11 +31,10 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.springframework.aot.AotDetector;
 import org.springframework.boot.SpringApplication;
-import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
+import org.springframework.context.annotation.AnnotationConfigUtils;
 
 /**
  * The real application, started as {@code main} would start it, on a random port against the real
@@ -50,7 +49,6 @@ class OrdersServiceTest {
     static final int ORDERS_PER_CLIENT = 25;
 
     static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-    static final JsonMapper JSON = JsonMapper.builder().build();
     /** Every order made by the tests so far, by client, in the order each client made them. */
     static final List<List<Long>> MADE = new ArrayList<>();
 
@@ -65,7 +63,10 @@ class OrdersServiceTest {
         } catch (SQLException e) {
             throw new IllegalStateException("could not create schema " + SCHEMA, e);
         }
-        app = SpringApplication.run(OrdersApplication.class,
+        SpringApplication application = new SpringApplication(OrdersApplication.class);
+        // as main() would: with spring.aot.enabled=true the generated initializer is found by this class's name
+        application.setMainApplicationClass(OrdersApplication.class);
+        app = application.run(
                 "--server.port=0",
                 "--spring.datasource.url=" + TestPostgres.server().url() + "?currentSchema=" + SCHEMA,
                 "--spring.jpa.hibernate.ddl-auto=create",
@@ -76,7 +77,13 @@ class OrdersServiceTest {
                 // the takeover below keeps the instance out until its own id is free again; by default
                 // a lease would claim another free id within a renewal and carry on
                 "--idgen.machine-id.reclaim-any-id=false");
-        port = ((WebServerApplicationContext) app).getWebServer().getPort();
+        port = app.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
+        // run twice by the build: on the JVM as usual, and with spring.aot.enabled=true on the code
+        // process-aot generated, where the context's bean definitions come from that code and no
+        // configuration class is parsed at start
+        assertThat(app.containsBean(AnnotationConfigUtils.CONFIGURATION_ANNOTATION_PROCESSOR_BEAN_NAME))
+                .as("configuration classes parsed at start (spring.aot.enabled=%s)", AotDetector.useGeneratedArtifacts())
+                .isEqualTo(!AotDetector.useGeneratedArtifacts());
     }
 
     @AfterAll
@@ -103,7 +110,7 @@ class OrdersServiceTest {
     @Test
     @Order(1)
     void concurrentClientsGetUniqueIncreasingIdsAsJsonStringsThatTheDatabaseSortsInCreationOrder() throws Exception {
-        assertThat(get("/actuator/health").path("components").path("idgen").path("status").asString())
+        assertThat(get("/actuator/health").path("components").path("idgen").path("status").text())
                 .isEqualTo("UP");
 
         ExecutorService pool = Executors.newFixedThreadPool(CLIENTS);
@@ -116,14 +123,14 @@ class OrdersServiceTest {
                     for (int i = 0; i < ORDERS_PER_CLIENT; i++) {
                         HttpResponse<String> r = post("customer-" + client, "sku-" + i, i + 1);
                         assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
-                        JsonNode order = JSON.readTree(r.body());
+                        Json order = Json.parse(r.body());
                         // the ids leave as JSON strings; above 2^53 a JSON number would lose digits
-                        assertThat(order.get("id").isString()).as(r.body()).isTrue();
-                        assertThat(order.get("lines").get(0).get("id").isString()).isTrue();
-                        long id = Long.parseLong(order.get("id").asString());
+                        assertThat(order.path("id").isText()).as(r.body()).isTrue();
+                        assertThat(order.path("lines").at(0).path("id").isText()).isTrue();
+                        long id = Long.parseLong(order.path("id").text());
                         assertThat(id).isGreaterThan(1L << 53);
                         assertThat(r.headers().firstValue("Location")).hasValue("/orders/" + id);
-                        assertThat(UUID.fromString(order.get("publicId").asString()).version()).isEqualTo(7);
+                        assertThat(UUID.fromString(order.path("publicId").text()).version()).isEqualTo(7);
                         ids.add(id);
                     }
                     return ids;
@@ -163,10 +170,10 @@ class OrdersServiceTest {
         HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(uri("/orders/" + id)).GET().build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).isEqualTo(200);
-        JsonNode order = JSON.readTree(r.body());
-        assertThat(order.get("id").asString()).isEqualTo(Long.toString(id));
-        assertThat(order.get("customer").asString()).isEqualTo("customer-3");
-        assertThat(order.get("lines").get(0).get("sku").asString()).isEqualTo("sku-7");
+        Json order = Json.parse(r.body());
+        assertThat(order.path("id").text()).isEqualTo(Long.toString(id));
+        assertThat(order.path("customer").text()).isEqualTo("customer-3");
+        assertThat(order.path("lines").at(0).path("sku").text()).isEqualTo("sku-7");
         assertThat(HTTP.send(HttpRequest.newBuilder(uri("/orders/" + (id + 1))).GET().build(),
                 HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(404);
     }
@@ -174,8 +181,8 @@ class OrdersServiceTest {
     @Test
     @Order(3)
     void theMetricsEndpointShowsTheLease() throws Exception {
-        JsonNode held = get("/actuator/metrics/idgen.lease.held");
-        assertThat(held.path("measurements").get(0).path("value").asDouble()).isEqualTo(1.0);
+        Json held = get("/actuator/metrics/idgen.lease.held");
+        assertThat(held.path("measurements").at(0).path("value").number()).isEqualTo(1.0);
         assertThat(held.path("availableTags").toString()).contains("source").contains("jdbc");
     }
 
@@ -195,23 +202,23 @@ class OrdersServiceTest {
                     + machineId())).isEqualTo(1);
         }
         await("health OUT_OF_SERVICE", () -> status().equals("OUT_OF_SERVICE"));
-        assertThat(get("/actuator/health").path("components").path("idgen").path("status").asString())
+        assertThat(get("/actuator/health").path("components").path("idgen").path("status").text())
                 .isEqualTo("OUT_OF_SERVICE");
         // out of the readiness group (the idgen component in it, as application.properties asks), alive
         await("readiness OUT_OF_SERVICE", () -> status("/actuator/health/readiness").equals("OUT_OF_SERVICE"));
-        assertThat(get("/actuator/health/readiness").path("components").path("idgen").path("status").asString())
+        assertThat(get("/actuator/health/readiness").path("components").path("idgen").path("status").text())
                 .isEqualTo("OUT_OF_SERVICE");
         assertThat(status("/actuator/health/liveness")).isEqualTo("UP");
-        assertThat(get("/actuator/metrics/idgen.lease.held").path("measurements").get(0).path("value").asDouble())
+        assertThat(get("/actuator/metrics/idgen.lease.held").path("measurements").at(0).path("value").number())
                 .isEqualTo(0.0);
 
         for (int i = 0; i < 5; i++) {
             HttpResponse<String> r = post("customer-lost", "sku-lost", 1);
             assertThat(r.statusCode()).as(r.body()).isEqualTo(503);
             assertThat(r.headers().firstValue("Retry-After")).hasValue("1");
-            JsonNode problem = JSON.readTree(r.body());
-            assertThat(problem.path("title").asString()).isEqualTo("Id generation unavailable");
-            assertThat(problem.path("detail").asString()).contains("is no longer held");
+            Json problem = Json.parse(r.body());
+            assertThat(problem.path("title").text()).isEqualTo("Id generation unavailable");
+            assertThat(problem.path("detail").text()).contains("is no longer held");
         }
         // the event row flushed before the failing order was rolled back with it
         assertThat(count("idgen_orders_order")).isEqualTo(orders);
@@ -223,7 +230,7 @@ class OrdersServiceTest {
         await("readiness UP again", () -> status("/actuator/health/readiness").equals("UP"));
         HttpResponse<String> r = post("customer-back", "sku-back", 1);
         assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
-        assertThat(Long.parseLong(JSON.readTree(r.body()).get("id").asString())).isGreaterThan(lastBefore);
+        assertThat(Long.parseLong(Json.parse(r.body()).path("id").text())).isGreaterThan(lastBefore);
     }
 
     /** {@return the machine id the instance's lease holds: its row in the lease table} */
@@ -237,18 +244,18 @@ class OrdersServiceTest {
 
     private String status(String path) {
         try {
-            return get(path).path("status").asString();
+            return get(path).path("status").text();
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
     }
 
-    private JsonNode get(String path) throws Exception {
+    private Json get(String path) throws Exception {
         HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(uri(path)).GET().build(),
                 HttpResponse.BodyHandlers.ofString());
         // the health endpoints answer 503 while OUT_OF_SERVICE
         assertThat(r.statusCode()).as(path + ": " + r.body()).isIn(200, 503);
-        return JSON.readTree(r.body());
+        return Json.parse(r.body());
     }
 
     private HttpResponse<String> post(String customer, String sku, int quantity) throws Exception {
