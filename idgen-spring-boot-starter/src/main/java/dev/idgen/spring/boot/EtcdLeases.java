@@ -90,13 +90,8 @@ final class EtcdLeases {
 
     /** etcd shows no clock: the skew bound counts twice in its timings. */
     private static EtcdMachineIdLease.Builder builder(IdgenProperties.Etcd p, SnowflakeLayout layout, Client client) {
-        EtcdMachineIdLease.Builder b;
-        try {
-            b = EtcdMachineIdLease.builder(client).namespace(p.getNamespace());
-        } catch (IllegalArgumentException e) {
-            throw new IdgenConfigurationException("idgen.machine-id.etcd.namespace=" + p.getNamespace()
-                    + ": " + e.getMessage(), e);
-        }
+        EtcdMachineIdLease.Builder b = EtcdMachineIdLease.builder(client);
+        Setting.apply("idgen.machine-id.etcd", ".namespace", p.getNamespace(), () -> b.namespace(p.getNamespace()));
         return LeaseBuilders.configure(b, "etcd", p, layout, false);
     }
 

@@ -86,14 +86,9 @@ final class RedisLeases {
 
     private static RedisMachineIdLease.Builder builder(IdgenProperties.Redis p, SnowflakeLayout layout,
             LeaseConnection connection) {
-        RedisMachineIdLease.Builder b;
-        try {
-            b = RedisMachineIdLease.builder(connection.connection).keyPrefix(p.getKeyPrefix())
-                    .acceptEviction(p.isAcceptEviction());
-        } catch (IllegalArgumentException e) {
-            throw new IdgenConfigurationException("idgen.machine-id.redis.key-prefix=" + p.getKeyPrefix() + ": "
-                    + e.getMessage(), e);
-        }
+        RedisMachineIdLease.Builder b = RedisMachineIdLease.builder(connection.connection)
+                .acceptEviction(p.isAcceptEviction());
+        Setting.apply("idgen.machine-id.redis", ".key-prefix", p.getKeyPrefix(), () -> b.keyPrefix(p.getKeyPrefix()));
         return LeaseBuilders.configure(b, "redis", p, layout, true);
     }
 

@@ -91,13 +91,8 @@ final class ZooKeeperLeases {
 
     private static ZkMachineIdLease.Builder builder(IdgenProperties.Zookeeper p, SnowflakeLayout layout,
             CuratorFramework client) {
-        ZkMachineIdLease.Builder b;
-        try {
-            b = ZkMachineIdLease.builder(client).path(p.getPath());
-        } catch (IllegalArgumentException e) {
-            throw new IdgenConfigurationException("idgen.machine-id.zookeeper.path=" + p.getPath() + ": "
-                    + e.getMessage(), e);
-        }
+        ZkMachineIdLease.Builder b = ZkMachineIdLease.builder(client);
+        Setting.apply("idgen.machine-id.zookeeper", ".path", p.getPath(), () -> b.path(p.getPath()));
         return LeaseBuilders.configure(b, "zookeeper", p, layout, true);
     }
 }

@@ -229,6 +229,20 @@ class RedisLeaseAutoConfigurationTest {
     }
 
     @Test
+    void aKeyPrefixWithABraceFailsNamingTheProperty() {
+        redis();
+        runner.withPropertyValues("idgen.machine-id.source=redis", "idgen.machine-id.redis.url=" + URL,
+                "idgen.machine-id.redis.key-prefix={orders}").run(context -> {
+                    IdgenConfigurationException e = (IdgenConfigurationException) IdgenAutoConfigurationTest
+                            .rootCause(context.getStartupFailure());
+                    assertThat(e.getMessage()).startsWith("idgen.machine-id.redis.key-prefix={orders}: keyPrefix"
+                            + " '{orders}' is blank or holds a brace");
+                    assertThat(e.action()).isEqualTo("Set idgen.machine-id.redis.key-prefix to a value in the range"
+                            + " the message above names.");
+                });
+    }
+
+    @Test
     void timingsThatDoNotFitFailNamingTheNumbers() {
         redis();
         runner.withPropertyValues("idgen.machine-id.source=redis", "idgen.machine-id.redis.url=" + URL,
