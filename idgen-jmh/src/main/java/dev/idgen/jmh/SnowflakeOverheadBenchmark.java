@@ -75,7 +75,7 @@ public class SnowflakeOverheadBenchmark {
     @Setup
     public void setUp() {
         ours = SnowflakeGenerator.builder().layout(WIDE_SEQUENCE).machineId(0).build();
-        oursLeased = SnowflakeGenerator.builder().layout(WIDE_SEQUENCE).machineId(openLease()).build();
+        oursLeased = SnowflakeGenerator.builder().layout(WIDE_SEQUENCE).machineId(openLease(WIDE_SEQUENCE)).build();
         agrona = new SnowflakeIdGenerator(0, 22, 0, WIDE_SEQUENCE.epoch().toEpochMilli(), SystemEpochClock.INSTANCE);
     }
 
@@ -107,9 +107,9 @@ public class SnowflakeOverheadBenchmark {
      * ahead, held for the whole run, and the generator goes through the same fence check as on any
      * store.
      */
-    private static MachineIdLease openLease() {
-        return StoreLease.builder(new InMemoryLeaseStore(InstantSource.system())).ttl(Duration.ofDays(365))
-                .background(false).acquire();
+    private static MachineIdLease openLease(SnowflakeLayout layout) {
+        return StoreLease.builder(new InMemoryLeaseStore(InstantSource.system())).layout(layout)
+                .ttl(Duration.ofDays(365)).background(false).acquire();
     }
 
     /** @return Agrona */
