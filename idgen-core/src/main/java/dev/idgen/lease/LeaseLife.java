@@ -360,14 +360,23 @@ final class LeaseLife {
             return;
         }
         NamespaceRecord ns = namespace(t);
-        long rounds = claimRounds(); // rounds that extend the namespace or write lost records count too
+        long rounds = claimRounds();
+        // looks that only extended the namespace or wrote lost records again are no lost races; they
+        // are bounded apart: each batch of ids up to the highest created, and each batch written again
+        long changes = 0;
+        long maxChanges = 2 * (Math.max(config.maxId(), config.exactId()) / EXTEND_CHUNK + 1) + rounds;
         long lost = 0;
-        for (long round = 0; round < rounds; round++) {
+        while (lost < rounds) {
             List<Long> ids = new ArrayList<>();
             List<LeaseRecord> records = new ArrayList<>();
             NamespaceRecord changed = candidates(ns, t, ids, records);
             if (changed != null) {
                 ns = changed;
+                if (++changes > maxChanges) {
+                    throw new MachineIdLeaseException("The namespace " + store.describe() + " changed " + changes
+                            + " times during one claim (ids added, lost records written again); is something"
+                            + " deleting its records?");
+                }
                 continue;
             }
             if (ids.isEmpty()) {
@@ -520,8 +529,9 @@ final class LeaseLife {
         if (!ns.layout().equals(config.layout())) {
             throw new MachineIdLeaseException("The machine ids " + store.describe() + " are held for layout ["
                     + ns.layout() + "], but this lease is for layout [" + config.layout() + "]: IDs of two layouts on"
-                    + " one set of machine ids can be equal. Use the same layout everywhere, or another namespace"
-                    + " (with its own machine-id range) for the other layout");
+                    + " one set of machine ids can be equal. Give every holder of this namespace one layout; a"
+                    + " generator of another layout needs a namespace of its own, and its IDs must not go into the"
+                    + " tables these IDs go into");
         }
         return ns;
     }

@@ -529,4 +529,12 @@ class StoreLeaseTest {
         release.countDown();
         renewal.join();
     }
+
+    @Test
+    void aRangeFarAboveItsSizeIsClaimedThoughTheNamespaceGrowsBatchAfterBatchToReachIt() {
+        StoreLease a = lease("A").minMachineId(512).maxMachineId(513).acquire();
+        assertEquals(512, a.machineId());
+        assertEquals(513, memory.readNamespace().highestId(), "eight batches of 64 ids and one of 2");
+        assertEquals(513, lease("B").minMachineId(512).maxMachineId(513).acquire().machineId());
+    }
 }
