@@ -8,7 +8,9 @@
  *   <li>{@link dev.idgen.snowflake} - 64-bit Snowflake IDs: layouts, the lock-free generator and
  *       the decoder;</li>
  *   <li>{@link dev.idgen.machine} - the seam through which a generator gets, and may lose, its
- *       machine id; {@link dev.idgen.machine.spi} - what lease implementers use;</li>
+ *       machine id; {@link dev.idgen.machine.spi} - the view of a generator a lease fences;</li>
+ *   <li>{@link dev.idgen.lease} - the life of a machine-id lease, the same on every store;
+ *       {@link dev.idgen.lease.spi} - what a store of lease records implements;</li>
  *   <li>{@link dev.idgen.uuid} - RFC 9562 UUIDv7 and UUIDv4 generators, strict codecs, the
  *       unsigned order and the UUID decoder;</li>
  *   <li>{@link dev.idgen.random} - the randomness UUID generators draw from: a striped CSPRNG
@@ -30,6 +32,8 @@ module dev.idgen.core {
     exports dev.idgen.clock;
     exports dev.idgen.machine;
     exports dev.idgen.machine.spi;
+    exports dev.idgen.lease;
+    exports dev.idgen.lease.spi;
     exports dev.idgen.snowflake;
     exports dev.idgen.uuid;
     exports dev.idgen.random;

@@ -261,6 +261,11 @@ public final class SnowflakeGenerator implements LongIdGenerator {
         }
 
         @Override
+        public String layoutSignature() {
+            return layout.signature();
+        }
+
+        @Override
         public void switchTo(long machineId) {
             if (machineId < 0 || machineId > layout.maxMachineId()) {
                 throw new IllegalArgumentException("machine id " + machineId + " is outside layout "

@@ -548,6 +548,24 @@ public final class SnowflakeLayout {
         }
     }
 
+    /**
+     * How this layout cuts the 64 bits, and nothing else (not its name, nor the names of its
+     * parts): two layouts with the same signature make the same ID from the same time, machine id
+     * and sequence. A machine-id lease records it, so that holders of one namespace with different
+     * layouts, whose IDs could be equal for different machine ids, are refused.
+     *
+     * @return for example {@code time-machine-sequence 41/10/12 tick 1 ms epoch 1288834974657}
+     */
+    public String signature() {
+        int[] bits = switch (fieldOrder) {
+            case TIME_MACHINE_SEQUENCE -> new int[] {timestampBits, machineBits, sequenceBits};
+            case TIME_SEQUENCE_MACHINE -> new int[] {timestampBits, sequenceBits, machineBits};
+            case MACHINE_TIME_SEQUENCE -> new int[] {machineBits, timestampBits, sequenceBits};
+        };
+        return fieldOrder.hyphenated() + " " + bits[0] + "/" + bits[1] + "/" + bits[2] + " tick " + tickMillis()
+                + " ms epoch " + epoch.toEpochMilli();
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof SnowflakeLayout l && name.equals(l.name) && timestampBits == l.timestampBits

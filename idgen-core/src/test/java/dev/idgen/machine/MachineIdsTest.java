@@ -82,4 +82,18 @@ class MachineIdsTest {
         assertThrows(IllegalArgumentException.class,
                 () -> MachineIds.fromPodOrdinal("HOSTNAME", 1023, Map.of()));
     }
+
+    @Test
+    void everyDigitZeroToNineEndsAnOrdinal() {
+        assertEquals(90, MachineIds.fromPodOrdinal("POD", 1023, Map.of("POD", "orders-90")).machineId());
+        assertEquals(9, MachineIds.fromPodOrdinal("POD", 1023, Map.of("POD", "orders-9")).machineId());
+    }
+
+    @Test
+    void aValueIsQuotedWithSpacesKeptAndControlCharactersEscaped() {
+        assertEquals("Machine id 'a b\\u007f' from environment variable MACHINE_ID=a b\\u007f is not a decimal number in"
+                + " 0..1023 written in ASCII digits (no sign)", assertThrows(IllegalArgumentException.class,
+                        () -> MachineIds.fromVariable("MACHINE_ID", 1023, Map.of("MACHINE_ID", "a b\u007f")))
+                .getMessage());
+    }
 }

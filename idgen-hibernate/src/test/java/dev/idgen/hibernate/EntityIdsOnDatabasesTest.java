@@ -211,7 +211,7 @@ class EntityIdsOnDatabasesTest {
 
     private static void takeOver(TestDatabase db, String leaseTable, long machineId) throws SQLException {
         try (Connection c = db.connect(); PreparedStatement ps = c.prepareStatement("UPDATE " + leaseTable
-                + " SET owner = 'another-holder', token = token + 1 WHERE machine_id = ?")) {
+                + " SET owner = 'another-holder', token = token + 1, nonce = nonce + 1 WHERE machine_id = ?")) {
             ps.setLong(1, machineId);
             assertEquals(1, ps.executeUpdate());
         }

@@ -1,9 +1,8 @@
 package dev.idgen.jmh;
 
+import dev.idgen.lease.InMemoryLeaseStore;
+import dev.idgen.lease.StoreLease;
 import dev.idgen.machine.MachineIdLease;
-import dev.idgen.machine.spi.GuardedLease;
-import dev.idgen.machine.spi.LeaseGuard;
-import dev.idgen.machine.spi.LeaseTimings;
 import dev.idgen.snowflake.SnowflakeGenerator;
 import dev.idgen.snowflake.SnowflakeLayout;
 import java.time.Duration;
@@ -76,7 +75,7 @@ public class SnowflakeOverheadBenchmark {
     @Setup
     public void setUp() {
         ours = SnowflakeGenerator.builder().layout(WIDE_SEQUENCE).machineId(0).build();
-        oursLeased = SnowflakeGenerator.builder().layout(WIDE_SEQUENCE).machineId(openLease()).build();
+        oursLeased = SnowflakeGenerator.builder().layout(WIDE_SEQUENCE).machineId(openLease(WIDE_SEQUENCE)).build();
         agrona = new SnowflakeIdGenerator(0, 22, 0, WIDE_SEQUENCE.epoch().toEpochMilli(), SystemEpochClock.INSTANCE);
     }
 
@@ -103,20 +102,14 @@ public class SnowflakeOverheadBenchmark {
         return oursLeased.nextLong();
     }
 
-    /** A lease on machine id 0 whose fence stands a year ahead: held for the whole run. */
-    private static MachineIdLease openLease() {
-        LeaseGuard guard = LeaseGuard.named("in the benchmark", LeaseTimings.of(Duration.ofSeconds(30), null, null,
-                null), InstantSource.system());
-        GuardedLease lease = new GuardedLease(0, guard) {
-            @Override
-            public void close() {
-                guard().release();
-            }
-        };
-        long yearAhead = System.currentTimeMillis() + Duration.ofDays(365).toMillis();
-        guard.claimed(0, yearAhead, MachineIdLease.NO_MARK);
-        guard.acknowledged(yearAhead, MachineIdLease.NO_MARK);
-        return lease;
+    /**
+     * A lease on machine id 0 from an in-memory store, with a ttl of a year: its fence stands weeks
+     * ahead, held for the whole run, and the generator goes through the same fence check as on any
+     * store.
+     */
+    private static MachineIdLease openLease(SnowflakeLayout layout) {
+        return StoreLease.builder(new InMemoryLeaseStore(InstantSource.system())).layout(layout)
+                .ttl(Duration.ofDays(365)).background(false).acquire();
     }
 
     /** @return Agrona */

@@ -60,4 +60,15 @@ public interface MachineIdUser {
         throw new UnsupportedOperationException("this generator cannot take machine id " + machineId
                 + " after it was built; the lease must claim the same id again");
     }
+
+    /**
+     * How this generator cuts its IDs, for a lease to compare with the layout it claimed for: two
+     * layouts on one machine-id namespace can make equal IDs from different ids.
+     *
+     * @return the layout's signature (for Snowflake, {@code SnowflakeLayout.signature()}), or
+     *     {@code null} when the generator has none to compare
+     */
+    default String layoutSignature() {
+        return null;
+    }
 }

@@ -118,6 +118,16 @@ public final class EtcdCluster implements AutoCloseable {
         }
     }
 
+    /** Deletes member {@code i}'s data (kill it first): started again, it is empty, as a lost disk leaves it. */
+    public void wipe(int i) {
+        deleteQuietly(dataDirs[i]);
+        try {
+            Files.createDirectories(dataDirs[i]);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** Starts member {@code i} again on its ports and data dir; returns once it is healthy. */
     public void restart(int i) {
         try {

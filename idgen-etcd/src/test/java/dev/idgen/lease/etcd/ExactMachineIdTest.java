@@ -39,6 +39,7 @@ class ExactMachineIdTest {
     @Test
     void aSecondClaimerOfTheSameIdFailsNamingTheFirst() {
         String ns = "/idgen-etcd-exact-test/" + System.nanoTime();
+        EtcdMachineIdLease.builder(client).namespace(ns).initializeNewNamespace();
         EtcdMachineIdLease first = EtcdMachineIdLease.builder(client).namespace(ns).maxMachineId(9).machineId(5)
                 .owner("first-instance").background(false).acquire();
         try {
@@ -48,13 +49,13 @@ class ExactMachineIdTest {
                     .builder(client).namespace(ns).maxMachineId(9).machineId(5).owner("second-instance")
                     .background(false).acquire());
             String m = e.getMessage();
-            assertTrue(m.startsWith("Machine id 5 under etcd " + ns + " is held by a live lease of owner"
-                    + " 'first-instance' (etcd lease "), m);
+            assertTrue(m.startsWith("Machine id 5 under etcd namespace " + ns + " is held by a live lease of owner"
+                    + " 'first-instance' (token 1) until "), m);
             assertTrue(m.contains("another process runs with this id"), m);
-            Matcher until = Pattern.compile("until about (\\S+) \\((\\d+) s of its TTL left\\)").matcher(m);
+            Matcher until = Pattern.compile("until (\\S+) by the store's clock \\((\\d+) ms from now\\)").matcher(m);
             assertTrue(until.find(), m);
             long left = Long.parseLong(until.group(2));
-            assertTrue(left > 20 && left <= 30, "most of the 30 s TTL is left: " + m);
+            assertTrue(left > 20_000 && left <= 30_000, "most of the 30 s ttl is left: " + m);
             long expires = Instant.parse(until.group(1)).toEpochMilli();
             assertTrue(expires > before + 19_000 && expires < before + 32_000, m);
             assertTrue(first.isHeld(), "the first holder keeps its id");
@@ -65,11 +66,21 @@ class ExactMachineIdTest {
             other.close();
             IllegalArgumentException above = assertThrows(IllegalArgumentException.class, () -> EtcdMachineIdLease
                     .builder(client).namespace(ns).maxMachineId(9).machineId(10).acquire());
-            assertEquals("machineId = 10 is above maxMachineId = 9; allowed: 0..9 (raise maxMachineId up to the"
-                    + " layout's maxMachineId() for a wider id)", above.getMessage());
+            assertEquals("machineId = 10 is outside the allowed range 0..9 (raise maxMachineId up to the layout's"
+                    + " maxMachineId() for a wider id)", above.getMessage());
         } finally {
             first.close();
         }
         assertFalse(first.isHeld());
+    }
+
+    @Test
+    void aNamespaceIsPrintableAsciiWithoutSpacesAndDoesNotEndWithASlash() {
+        for (String bad : new String[] {"", "/a/", "/a b", "/a\u0001"}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> EtcdMachineIdLease.builder(client).namespace(bad));
+            assertTrue(e.getMessage().endsWith("must be printable ASCII without spaces, not empty, and not end with /"),
+                    e.getMessage());
+        }
     }
 }

@@ -4,11 +4,9 @@ import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 import dev.idgen.jcstress.fixture.BenchLayouts;
-import dev.idgen.machine.MachineIdLease;
+import dev.idgen.lease.InMemoryLeaseStore;
+import dev.idgen.lease.StoreLease;
 import dev.idgen.machine.MachineIdLostException;
-import dev.idgen.machine.spi.GuardedLease;
-import dev.idgen.machine.spi.LeaseGuard;
-import dev.idgen.machine.spi.LeaseTimings;
 import dev.idgen.snowflake.SnowflakeGenerator;
 import dev.idgen.snowflake.SnowflakeLayout;
 import dev.idgen.testkit.clock.ManualClock;
@@ -22,9 +20,10 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.III_Result;
 
 /**
- * An ID taken while the lease moves the generator from machine id 7 to machine id 3 (the lease lost
- * 7 and claimed 3, whose last holder's mark is unknown to this process's clock). The clock moves
- * 1 ms on every read. The state takes one ID of id 7 before the actors start.
+ * An ID taken while the lease moves the generator from machine id 7 to machine id 3: the lease's
+ * own thread hears of a restore, forgets its claim of 7 and claims 3, the lowest free id, then
+ * confirms it (the life in core, on an in-memory store). The clock moves 1 ms on every read. The
+ * state takes one ID of id 7 before the actors start.
  *
  * <p>Reported: what the ID actor got (0 refused, 1 an ID of id 7, 2 an ID of id 3); 1 if it is an ID
  * of id 3 on a tick taken under id 7 (at or before the state's ID), else 0; 1 if the arbiter's ID,
@@ -40,28 +39,28 @@ import org.openjdk.jcstress.infra.results.III_Result;
 public class LeaseSwitchTest {
 
     private static final SnowflakeLayout LAYOUT = SnowflakeLayout.TWITTER;
-    private static final LeaseTimings TIMINGS = LeaseTimings.of(Duration.ofSeconds(30), null, null, null);
-
     private final ManualClock clock = ManualClock.atMillis(BenchLayouts.START_MILLIS);
-    private final LeaseGuard guard = LeaseGuard.named("in jcstress", TIMINGS, clock);
-    private final GuardedLease lease = new GuardedLease(7, guard) {
-        @Override
-        public void close() {
-            guard().release();
-        }
-    };
+    private final InMemoryLeaseStore store = new InMemoryLeaseStore(clock, "in jcstress");
+    private final StoreLease lease;
     private final SnowflakeGenerator ids;
     private final long firstTick;
     private long a = -1;
 
-    /** Holds id 7 with a fence a minute ahead, takes one ID, then sets the clock moving. */
+    /** Ids 0 to 6 held by others, so the lease holds 7; then 3 is freed; one ID of 7, and the clock moves. */
     public LeaseSwitchTest() {
-        long expiry = BenchLayouts.START_MILLIS + 60_000;
-        guard.claimed(7, expiry, MachineIdLease.NO_MARK);
-        guard.acknowledged(expiry, MachineIdLease.NO_MARK);
+        StoreLease[] others = new StoreLease[7];
+        for (int i = 0; i < 7; i++) {
+            others[i] = hold().machineId(i).acquire();
+        }
+        lease = hold().acquire();
+        others[3].close();
         ids = SnowflakeGenerator.builder().layout(LAYOUT).machineId(lease).clock(clock).build();
         firstTick = ids.nextLong() >>> LAYOUT.timestampShift();
         clock.autoAdvance(Duration.ofMillis(1));
+    }
+
+    private StoreLease.Builder hold() {
+        return StoreLease.builder(store).clock(clock).layout(LAYOUT).ttl(Duration.ofSeconds(30)).background(false);
     }
 
     /** One ID, or a refusal. */
@@ -74,13 +73,11 @@ public class LeaseSwitchTest {
         }
     }
 
-    /** The lease's thread: 7 lost, 3 claimed, the claim confirmed. */
+    /** The lease's thread: a restore heard, 7 forgotten, 3 claimed and confirmed. */
     @Actor
     public void lease() {
-        long expiry = BenchLayouts.START_MILLIS + 60_000;
-        guard.lost("taken over");
-        guard.claimed(3, expiry, MachineIdLease.NO_MARK);
-        guard.acknowledged(expiry, MachineIdLease.NO_MARK);
+        lease.afterRestore();
+        lease.renewNow();
     }
 
     /** @param r what the actor got; the new id on an old tick; the arbiter after it */

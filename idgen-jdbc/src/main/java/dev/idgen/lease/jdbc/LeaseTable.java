@@ -1,78 +1,136 @@
 package dev.idgen.lease.jdbc;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Locale;
 import java.util.regex.Pattern;
 
 /**
- * The statements on the lease table. Each claim or renewal is one conditional statement, so two
- * claimers racing for one id cannot both win: the database's row lock orders them and the loser's
- * condition no longer holds when it re-reads the row. All times come from the database clock.
+ * A lease table: its statements, and how it is made or brought up to date. A row per machine id,
+ * and the namespace in the row {@code machine_id = -1} (layout in {@code owner}, highest id in
+ * {@code token}, the time new rows are free from in {@code high_water_mark}, and an
+ * {@code expires_ms} no claim ever passes); the shipped DDL ({@code ddl/*.sql}) says what each
+ * column holds.
  */
 final class LeaseTable {
 
+    /** The machine id of the namespace row. */
+    static final long NAMESPACE = -1;
+
     private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}(\\.[A-Za-z_][A-Za-z0-9_]{0,62})?");
+    private static final String RECORD = "owner, token, nonce, expires_ms, high_water_mark, fence_offset_ms";
 
     final String name;
-    final String claimExpired;
-    final String insertNew;
-    final String renew;
-    final String release;
-    final String readRow;
-    final String scan;
+    final SqlDialect dialect;
     final String now;
-    /** Fails on a table made before the nonce and fence_offset_ms columns. */
-    final String probeColumns;
+    final String readNamespace;
+    final String insertNamespace;
+    final String updateNamespace;
+    final String presentIds;
+    final String insertRecord;
+    final String read;
+    final String replace;
+    /** Fails unless the table has every column this version writes. */
+    private final String probe;
 
     LeaseTable(String name, SqlDialect dialect) {
         this.name = checkName(name);
-        String now = dialect.nowMillis();
-        String p = dialect.longParameter();
-        // free = expired by the database's clock; token + 1 fences out every earlier holder. The mark
-        // is set first (MySQL assigns left to right, so it must read the old expiry and offset). It
-        // must reach the old holder's fence, which stood the writer's offset (recorded) before the
-        // expiry being replaced; a claimer with a smaller offset of its own must not start below it,
-        // hence the smaller of the two. A recorded mark beyond now + the claimer's skew bound is a
-        // poisoned one: it is cut back there, never below the old fence. (A release records a mark
-        // ahead of the database's now only with an expiry that keeps the old fence above it.)
-        this.claimExpired = "UPDATE " + name + " SET high_water_mark = GREATEST(LEAST(high_water_mark, " + now
-                + " + " + p + "), expires_ms - LEAST(GREATEST(fence_offset_ms, 0), " + p
-                + ") - 1), owner = ?, token = token + 1, nonce = ?, fence_offset_ms = ?, acquired_ms = " + now
-                + ", expires_ms = " + now + " + ? WHERE machine_id = ? AND expires_ms < " + now;
-        // a primary-key violation means someone else inserted it first
-        this.insertNew = "INSERT INTO " + name + " (machine_id, owner, token, nonce, fence_offset_ms, acquired_ms,"
-                + " expires_ms, high_water_mark) VALUES (?, ?, 1, ?, ?, " + now + ", " + now + " + ?, "
-                + Long.MIN_VALUE + ")";
-        // never record a mark beyond the database's now + the writer's skew bound: the row's expiry
-        // covers everything above it until the row is free (see release for the one exception)
-        String recordMark = "high_water_mark = GREATEST(high_water_mark, LEAST(" + p + ", " + now + " + " + p + "))";
-        // only the holder that claimed this generation (owner and token) and that wrote the nonce
-        // last can extend it; the new nonce makes every other copy of this holder fail here
-        this.renew = "UPDATE " + name + " SET expires_ms = " + now + " + ?, " + recordMark
-                + ", nonce = ?, fence_offset_ms = ? WHERE machine_id = ? AND owner = ? AND token = ? AND nonce IN (?, ?)";
-        // a release frees the row at once, unless the holder's mark is ahead of the database's now
-        // (a holder clock ahead of the database's, or a generator run ahead): then the row stays
-        // live until the next claim's floor (expiry - offset - 1) covers the mark, never later than
-        // the expiry it had; so a claimer may cut any recorded mark back to its own now + skew
-        this.release = "UPDATE " + name + " SET expires_ms = CASE WHEN " + p + " > " + now
-                + " THEN LEAST(expires_ms, " + p + ") ELSE " + now + " - 1 END, " + recordMark
-                + " WHERE machine_id = ? AND owner = ? AND token = ? AND nonce IN (?, ?)";
-        this.readRow = "SELECT owner, token, nonce, expires_ms, high_water_mark, " + now + " FROM " + name
-                + " WHERE machine_id = ?";
-        this.scan = "SELECT machine_id, expires_ms, " + now + " FROM " + name
-                + " WHERE machine_id <= ? ORDER BY machine_id";
-        this.now = "SELECT " + now;
-        this.probeColumns = "SELECT nonce, fence_offset_ms FROM " + name + " WHERE 1 = 0";
+        this.dialect = dialect;
+        String dbNow = dialect.nowMillis();
+        this.now = "SELECT " + dbNow;
+        this.readNamespace = "SELECT owner, token, nonce, high_water_mark FROM " + name + " WHERE machine_id = "
+                + NAMESPACE;
+        this.insertNamespace = "INSERT INTO " + name + " (machine_id, owner, token, nonce, high_water_mark, expires_ms,"
+                + " fence_offset_ms, acquired_ms) VALUES (" + NAMESPACE + ", ?, ?, ?, ?, " + Long.MAX_VALUE + ", 0, "
+                + dbNow + ")";
+        this.updateNamespace = "UPDATE " + name + " SET owner = ?, token = ?, nonce = ?, high_water_mark = ?"
+                + " WHERE machine_id = " + NAMESPACE + " AND nonce = ?";
+        this.presentIds = "SELECT machine_id FROM " + name + " WHERE machine_id BETWEEN ? AND ?";
+        this.insertRecord = "INSERT INTO " + name + " (machine_id, " + RECORD + ", acquired_ms) VALUES"
+                + " (?, ?, ?, ?, ?, ?, ?, " + dbNow + ")";
+        this.read = "SELECT machine_id, " + RECORD + " FROM " + name + " WHERE machine_id BETWEEN ? AND ?"
+                + " ORDER BY machine_id";
+        // acquired_ms first: MySQL assigns left to right, and it must compare the old token
+        this.replace = "UPDATE " + name + " SET acquired_ms = CASE WHEN token = ? THEN acquired_ms ELSE " + dbNow
+                + " END, owner = ?, token = ?, nonce = ?, expires_ms = ?, high_water_mark = ?, fence_offset_ms = ?"
+                + " WHERE machine_id = ? AND nonce = ?";
+        this.probe = "SELECT machine_id, " + RECORD + ", acquired_ms FROM " + name + " WHERE 1 = 0";
     }
 
-    /** {@return whether the table has the columns this version writes (nonce, fence_offset_ms)} */
-    boolean hasCurrentColumns(Connection c) {
-        try (PreparedStatement ps = c.prepareStatement(probeColumns)) {
-            ps.executeQuery().close();
+    /**
+     * Makes the table with its namespace row if there is none, in one transaction where the
+     * database allows DDL in one (PostgreSQL); else brings a table of an earlier version up to date
+     * (the nonce and the writer's fence offset, 0 on old rows: a claim then assumes the narrowest
+     * fence offset, the safe side). A table that exists gets no namespace row: nothing proves it
+     * new, so the lease treats it as emptied (its first claim of an id without a row waits one ttl).
+     *
+     * @param c a connection in auto-commit mode
+     * @return whether this call made the table
+     * @throws SQLException if the database refuses
+     */
+    boolean create(Connection c) throws SQLException {
+        if (exists(c)) {
+            if (!current(c)) {
+                try (Statement st = c.createStatement()) {
+                    for (String alter : dialect.addNewColumns(name)) {
+                        st.execute(alter);
+                    }
+                }
+            }
+            return false;
+        }
+        SQLException failure;
+        c.setAutoCommit(false);
+        try (Statement st = c.createStatement()) {
+            for (String sql : dialect.createTable(name)) {
+                st.execute(sql);
+            }
+            c.commit();
             return true;
         } catch (SQLException e) {
-            return false;
+            c.rollback();
+            failure = e;
+        } finally {
+            c.setAutoCommit(true);
+        }
+        if (exists(c)) {
+            return false; // another process made it first, with its namespace row
+        }
+        throw failure;
+    }
+
+    /**
+     * Checks that the table exists with every column this version writes.
+     *
+     * @param c a connection
+     * @throws SQLException naming the table and what makes it, if it does not
+     */
+    void check(Connection c) throws SQLException {
+        SQLException e = failure(c, probe);
+        if (e != null) {
+            throw new SQLException("Lease table " + name + " is missing, or lacks columns of this version (" + e.getMessage()
+                    + "): create it with createTable(true), which also adds the columns a table of an earlier version"
+                    + " lacks, or run the shipped DDL dev/idgen/lease/jdbc/ddl/"
+                    + dialect.name().toLowerCase(Locale.ROOT) + ".sql once", e);
+        }
+    }
+
+    private boolean exists(Connection c) {
+        return failure(c, "SELECT 1 FROM " + name + " WHERE 1 = 0") == null;
+    }
+
+    private boolean current(Connection c) {
+        return failure(c, probe) == null;
+    }
+
+    /** Runs a probe; {@return why it failed, or null} (on PostgreSQL, call it outside a transaction). */
+    private static SQLException failure(Connection c, String query) {
+        try (Statement st = c.createStatement()) {
+            st.executeQuery(query).close();
+            return null;
+        } catch (SQLException e) {
+            return e;
         }
     }
 

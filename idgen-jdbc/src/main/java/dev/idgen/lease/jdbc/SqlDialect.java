@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -65,47 +67,48 @@ public enum SqlDialect {
     }
 
     /**
-     * A parameter of type BIGINT inside an expression, where some databases cannot infer the type
-     * of a bare {@code ?}.
-     */
-    String longParameter() {
-        return this == MYSQL ? "?" : "CAST(? AS BIGINT)";
-    }
-
-    /**
      * The statements that add the columns a table made by an earlier version lacks (the nonce and
-     * the writer's fence offset); each fails harmlessly when its column is there already.
+     * the writer's fence offset).
      *
      * @param table the table name (checked)
      * @return the {@code ALTER TABLE} statements
      */
-    String[] addNewColumns(String table) {
+    List<String> addNewColumns(String table) {
         String t = LeaseTable.checkName(table);
-        return new String[] {
-            "ALTER TABLE " + t + " ADD COLUMN nonce BIGINT DEFAULT 0 NOT NULL",
-            "ALTER TABLE " + t + " ADD COLUMN fence_offset_ms BIGINT DEFAULT 0 NOT NULL"
-        };
+        return List.of("ALTER TABLE " + t + " ADD COLUMN nonce BIGINT DEFAULT 0 NOT NULL",
+                "ALTER TABLE " + t + " ADD COLUMN fence_offset_ms BIGINT DEFAULT 0 NOT NULL");
     }
 
     /**
-     * The shipped {@code CREATE TABLE IF NOT EXISTS} statement for the lease table.
+     * The shipped statements that make a new lease table: {@code CREATE TABLE} (which fails when the
+     * table exists) and the {@code INSERT} of its namespace row, which proves the table new. Run them
+     * in order, in one transaction where the database allows it, and the {@code INSERT} only if the
+     * {@code CREATE} succeeded: the file {@code dev/idgen/lease/jdbc/ddl/<dialect>.sql} in this jar
+     * says what each column holds.
      *
      * @param table the table name (checked: letters, digits, {@code _}, optionally schema-qualified)
-     * @return the DDL
+     * @return the statements, without the script's {@code BEGIN}/{@code COMMIT}
      */
-    public String createTable(String table) {
+    public List<String> createTable(String table) {
+        String name = LeaseTable.checkName(table);
         try (InputStream in = SqlDialect.class.getResourceAsStream("ddl/" + ddlResource)) {
             if (in == null) {
                 throw new IllegalStateException("DDL resource ddl/" + ddlResource + " is missing from the jar");
             }
-            String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            StringBuilder sql = new StringBuilder();
-            for (String line : text.split("\n")) {
+            StringBuilder script = new StringBuilder();
+            for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
                 if (!line.startsWith("--")) {
-                    sql.append(line).append('\n');
+                    script.append(line).append('\n');
                 }
             }
-            return sql.toString().replace("${table}", LeaseTable.checkName(table)).strip();
+            List<String> statements = new ArrayList<>();
+            for (String s : script.toString().split(";\n")) {
+                String sql = s.strip();
+                if (!sql.isEmpty() && !sql.equals("BEGIN") && !sql.equals("COMMIT")) {
+                    statements.add(sql.replace("${table}", name));
+                }
+            }
+            return List.copyOf(statements);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -15,6 +15,7 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.Timeout;
  * holder is its row's {@code expires_ms} (the database's clock, on this host). 200 claimers by
  * default; {@code -Didgen.test.fleet.claimers=1000} for the large setting.
  */
+@Tag("slow")
 @Timeout(value = 600, unit = TimeUnit.SECONDS)
 class JdbcFleetTest {
 

@@ -21,7 +21,7 @@ public final class PausedHolderChild {
         String table = args[0];
         String out = args[1];
         TestDatabase.Switchable ds = new TestDatabase.Switchable(TestDatabase.POSTGRESQL);
-        JdbcMachineIdLease lease = JdbcLeaseBackend.timings(JdbcMachineIdLease.builder(ds)).table(table)
+        JdbcMachineIdLease lease = JdbcMachineIdLeaseTest.shortTimings(JdbcMachineIdLease.builder(ds)).table(table)
                 .maxMachineId(0).owner("child/" + ProcessHandle.current().pid()).acquire();
         SnowflakeGenerator ids = SnowflakeGenerator.builder().machineId(lease).build();
         long made = 0;

@@ -2,9 +2,7 @@ package dev.idgen.lease.jdbc;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
-import dev.idgen.machine.MachineIdLeaseException;
 import dev.idgen.machine.MachineIdLostException;
 import dev.idgen.snowflake.SnowflakeGenerator;
 import dev.idgen.snowflake.SnowflakeId;
@@ -88,17 +86,7 @@ class ProcessPauseRecoveryTest {
             long stoppedAt = signal("STOP", child);
             // B claims exactly id 0 once the child's row has expired (ttl 30 s after its last renewal)
             JdbcMachineIdLease.Builder b = JdbcMachineIdLease.builder(ds).table(table).machineId(0).owner("B");
-            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (lease == null) {
-                try {
-                    lease = b.acquire();
-                } catch (MachineIdLeaseException e) {
-                    if (System.nanoTime() - end > 0) {
-                        fail("B never got id 0: " + e.getMessage());
-                    }
-                    LockSupport.parkNanos(200_000_000);
-                }
-            }
+            lease = JdbcMachineIdLeaseTest.acquireWithin(b, Duration.ofSeconds(60), Duration.ofMillis(200));
             long bClaimedAt = System.currentTimeMillis();
             SnowflakeGenerator gb = SnowflakeGenerator.builder().machineId(lease).build();
             long[] bIds = new long[1 << 22];

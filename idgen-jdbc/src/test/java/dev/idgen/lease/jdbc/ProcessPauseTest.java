@@ -2,9 +2,7 @@ package dev.idgen.lease.jdbc;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
-import dev.idgen.machine.MachineIdLeaseException;
 import dev.idgen.snowflake.SnowflakeGenerator;
 import dev.idgen.snowflake.SnowflakeLayout;
 import java.io.BufferedReader;
@@ -16,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -23,7 +22,6 @@ import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.EnabledOnOs;
@@ -47,7 +45,7 @@ class ProcessPauseTest {
         Path out = Files.createTempFile(Paths.get("target"), "paused-holder-", ".ids");
         Process child = null;
         try {
-            JdbcLeaseBackend.timings(JdbcMachineIdLease.builder(ds)).table(table).createTableNow();
+            JdbcMachineIdLeaseTest.shortTimings(JdbcMachineIdLease.builder(ds)).table(table).createTableNow();
             String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
             child = new ProcessBuilder(java, "-cp", childClassPath(),
                     PausedHolderChild.class.getName(), table, out.toString())
@@ -71,20 +69,10 @@ class ProcessPauseTest {
             Thread.sleep(700); // the child writes IDs and renews
 
             long stoppedAt = signal("STOP", child);
-            JdbcMachineIdLease.Builder b = JdbcLeaseBackend.timings(JdbcMachineIdLease.builder(ds)).table(table)
+            JdbcMachineIdLease.Builder b = JdbcMachineIdLeaseTest.shortTimings(JdbcMachineIdLease.builder(ds)).table(table)
                     .maxMachineId(0).owner("B").background(false);
-            JdbcMachineIdLease lease = null;
-            long end = System.nanoTime() + 20_000_000_000L;
-            while (lease == null) {
-                try {
-                    lease = b.acquire();
-                } catch (MachineIdLeaseException e) {
-                    if (System.nanoTime() - end > 0) {
-                        fail("B never got the id: " + e.getMessage());
-                    }
-                    LockSupport.parkNanos(10_000_000);
-                }
-            }
+            JdbcMachineIdLease lease = JdbcMachineIdLeaseTest.acquireWithin(b, Duration.ofSeconds(20),
+                    Duration.ofMillis(10));
             long bStart = System.currentTimeMillis();
             SnowflakeGenerator gb = SnowflakeGenerator.builder().machineId(lease).build();
             long[] bIds = new long[1 << 21];

@@ -1,7 +1,6 @@
 /**
- * Machine-id leases on Redis over Lettuce: {@link dev.idgen.lease.redis.RedisMachineIdLease} claims
- * the lowest free id with {@code SET NX} in a script, renews it with a compare-owner script that
- * returns the expiry in Redis's own time, fences its generator before Redis could give the id to
- * anyone else, and carries the high-water mark from one holder of an id to the next.
+ * Machine-id leases on Redis over Lettuce: {@link dev.idgen.lease.redis.RedisMachineIdLease} runs
+ * core's lease life ({@link dev.idgen.lease.StoreLease}) on records kept in Redis hashes under one
+ * hash tag, written by compare-and-set Lua scripts and judged by Redis's own clock.
  */
 package dev.idgen.lease.redis;

@@ -1,64 +1,106 @@
 package dev.idgen.lease.redis;
 
-import dev.idgen.machine.MachineIdLeaseException;
-import dev.idgen.machine.spi.FencingLease;
+import dev.idgen.lease.LeaseBuilder;
+import dev.idgen.lease.spi.LeaseStore;
+import dev.idgen.testkit.lease.BlackholeProxy;
 import dev.idgen.testkit.lease.LeaseBackend;
 import io.lettuce.core.api.StatefulRedisConnection;
-import java.time.Duration;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.InstantSource;
 
-/** The shared lease scenarios under one key prefix whose id space is the single id 0. */
+/**
+ * The conformance suite's namespaces on a private {@code redis-server} (so a scenario may flush or
+ * restart it): a fresh key prefix per scenario, written as new; each connection through a
+ * {@link BlackholeProxy} of its own, which a partition silences; forgetting is {@code DEL} of one
+ * record, {@code FLUSHDB}, or the server stopped and started again without persistence.
+ */
 final class RedisLeaseBackend implements LeaseBackend {
 
-    /** ttl 3 s, renew 400 ms, margin 300 ms, skew 400 ms: headroom 1100 ms (as the JDBC tests). */
-    static RedisMachineIdLease.Builder timings(RedisMachineIdLease.Builder b) {
-        return b.ttl(Duration.ofMillis(3000)).renewEvery(Duration.ofMillis(400)).safetyMargin(Duration.ofMillis(300))
-                .maxClockSkew(Duration.ofMillis(400));
-    }
+    private final TestRedis.Server server;
 
-    private final TestRedis redis;
-
-    RedisLeaseBackend(TestRedis redis) {
-        this.redis = redis;
+    RedisLeaseBackend(TestRedis.Server server) {
+        this.server = server;
     }
 
     @Override
-    public Claimer claimer(String name, InstantSource clock) {
-        StatefulRedisConnection<String, String> connection = redis.connect(); // its own, as a process has
-        RedisMachineIdLease.Builder b = timings(RedisMachineIdLease.builder(connection)).keyPrefix(redis.prefix)
-                .maxMachineId(0).owner(name + "/" + System.nanoTime()).clock(clock);
-        return new Claimer() {
-            RedisMachineIdLease lease;
-
+    public Namespace namespace(String scenario) {
+        TestRedis admin = TestRedis.Server.redis(server.port,
+                "suite:" + scenario.replaceAll("[^A-Za-z0-9-]+", "-"));
+        RedisLeaseStore adminStore;
+        try {
+            adminStore = admin.newStore(admin.connect());
+        } catch (Exception e) {
+            admin.close();
+            throw new IllegalStateException("could not write the namespace record of " + admin.prefix, e);
+        }
+        return new Namespace() {
             @Override
-            public FencingLease tryAcquire() {
+            public Connection connect(String name) {
+                BlackholeProxy proxy;
                 try {
-                    lease = b.acquire();
-                    return lease;
-                } catch (MachineIdLeaseException e) {
-                    if (e.getMessage().startsWith("Every machine id")) {
-                        return null;
-                    }
-                    throw e;
+                    proxy = new BlackholeProxy(server.port);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
                 }
+                TestRedis viaProxy = TestRedis.Server.redis(proxy.port());
+                StatefulRedisConnection<String, String> c = viaProxy.connect();
+                return new Connection() {
+                    @Override
+                    public LeaseBuilder<?, ?> builder() {
+                        return RedisMachineIdLeaseTest.timings(RedisMachineIdLease.builder(c)).keyPrefix(admin.prefix)
+                                .owner(name).background(false);
+                    }
+
+                    @Override
+                    public LeaseStore store() {
+                        return new RedisLeaseStore(c, admin.prefix, InstantSource.system(),
+                                builder().timings(true).callTimeout());
+                    }
+
+                    @Override
+                    public void cutOff() {
+                        proxy.partition(true);
+                    }
+
+                    @Override
+                    public void close() {
+                        viaProxy.close();
+                        try {
+                            proxy.close();
+                        } catch (IOException e) {
+                            throw new UncheckedIOException(e);
+                        }
+                    }
+                };
             }
 
             @Override
-            public void release() {
-                lease.close();
+            public void forgetRecord(long machineId) {
+                admin.connect().sync().del(adminStore.idKey(machineId));
             }
 
             @Override
-            public void cutOff() {
-                connection.close(); // never reopened: renewals and the release fail from now on
+            public void forgetAll() {
+                admin.connect().sync().flushdb();
+            }
+
+            @Override
+            public void restartEmpty() {
+                try {
+                    server.stop();
+                    server.start();
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException(e);
+                }
             }
 
             @Override
             public void close() {
-                if (lease != null) {
-                    lease.close();
-                }
-                connection.close();
+                admin.close();
             }
         };
     }

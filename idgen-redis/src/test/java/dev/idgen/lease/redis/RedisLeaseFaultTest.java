@@ -1,47 +1,46 @@
 package dev.idgen.lease.redis;
 
-import dev.idgen.testkit.lease.BlackholeProxy;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import dev.idgen.machine.MachineIdLostException;
-import dev.idgen.machine.spi.FencingLease;
 import dev.idgen.machine.MachineIdLeaseException;
+import dev.idgen.machine.MachineIdLostException;
 import dev.idgen.snowflake.SnowflakeGenerator;
 import dev.idgen.snowflake.SnowflakeLayout;
-import dev.idgen.testkit.lease.LeaseBackend;
-import dev.idgen.testkit.lease.LeaseScenarios;
-import io.lettuce.core.api.StatefulRedisConnection;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import io.lettuce.core.api.sync.RedisCommands;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Faults on a private {@code redis-server} of the test's own (stopping it disturbs nobody): the
- * server stopped and restarted without its data, and a silent partition through a proxy that stops
- * forwarding. Real time, bounded.
+ * What Redis itself can do to the records, on a private {@code redis-server} of each test's own
+ * (stopping or flushing it disturbs nobody): stopped, restarted without its data, restarted from an
+ * older snapshot, flushed. Real time, bounded; ttl 3 s.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class RedisLeaseFaultTest {
 
     private static final Duration TTL = Duration.ofMillis(3000);
 
+    static RedisMachineIdLease.Builder builder(TestRedis redis, String owner) {
+        return RedisMachineIdLeaseTest.timings(RedisMachineIdLease.builder(redis.connect())).keyPrefix(redis.prefix)
+                .owner(owner);
+    }
+
     @Test
-    void aStoppedServerFencesWithinTheBoundAndARestartedOneResumesAboveTheLastId() throws Exception {
+    void aStoppedServerFencesWithinTheBoundAndAfterARestartWithoutDataTheHolderResumesATtlLaterAboveItsLastId()
+            throws Exception {
         try (TestRedis.Server server = new TestRedis.Server(); TestRedis redis = server.redis()) {
-            RedisMachineIdLease lease = RedisLeaseBackend.timings(RedisMachineIdLease.builder(redis.connect()))
-                    .keyPrefix(redis.prefix).maxMachineId(0).acquire(); // waits out the fresh server's first ttl
+            redis.newStore(redis.connect());
+            server.awaitUptimeAbove(TTL);
+            RedisMachineIdLease lease = TestRedis.acquire(builder(redis, "A").maxMachineId(0));
             long offset = lease.timings().fenceOffsetMillis();
             SnowflakeGenerator ids = SnowflakeGenerator.builder().machineId(lease).build();
             long last = ids.nextLong();
@@ -66,66 +65,74 @@ class RedisLeaseFaultTest {
             long refusedAfter = (System.nanoTime() - stop) / 1_000_000;
             long lastMillis = millisOf(last);
             long fence = lease.fence().toEpochMilli(); // read after the loop: a reply in flight at the stop counts
-            // Every acknowledged expiry was written before the stop: E <= stop + ttl, so the fence (from
-            // the older of the last two) is at most ttl - skew - margin after the stop; no returned ID
-            // reaches it, and no call begun at or past it returned an ID. These bounds are on the IDs'
-            // own times and the fence's value, so a loaded machine that runs this loop late cannot break
-            // them; how long after the stop the first refusal came depends on scheduling and is reported.
-            assertTrue(fence <= stopWall + TTL.toMillis() - offset, "fence " + fence + " is more than"
-                    + " ttl - skew - margin after the stop at " + stopWall);
-            assertTrue(lastMillis < fence, "the last ID (" + lastMillis + ") is below the fence " + fence);
-            assertTrue(lastCallWithAnId < fence, "a call begun at " + lastCallWithAnId + ", at or past the fence "
-                    + fence + ", returned an ID");
-            await("isHeld() reports the loss", Duration.ofSeconds(1), () -> !lease.isHeld());
+            // every acknowledged expiry was written before the stop, so the fence is at most ttl - skew -
+            // margin after it; no returned ID reaches the fence and no call begun at or past it returned one
+            // (bounds on the IDs' own times: a loaded machine that runs this loop late cannot break them)
+            if (fence != Long.MIN_VALUE) {
+                assertTrue(fence <= stopWall + TTL.toMillis() - offset, "fence " + fence + " is more than ttl - skew -"
+                        + " margin after the stop at " + stopWall);
+                assertTrue(lastMillis < fence, "the last ID (" + lastMillis + ") is below the fence " + fence);
+                assertTrue(lastCallWithAnId < fence, "a call begun at " + lastCallWithAnId + ", at or past the fence "
+                        + fence + ", returned an ID");
+            }
 
-            // Redis counts its uptime from its process start, which comes after this and before
-            // start() returns (by as much as a loaded machine makes it): so measure from here
-            long restart = System.nanoTime();
-            server.start();
+            long restart = System.currentTimeMillis(); // before the new process starts
+            server.start(); // no persistence: the namespace and A's record are gone
             long next;
             while (true) {
                 try {
                     next = ids.nextLong();
                     break;
                 } catch (MachineIdLostException e) {
-                    if (System.nanoTime() - restart > TimeUnit.SECONDS.toNanos(20)) {
+                    if (System.currentTimeMillis() - restart > 20_000) {
                         fail("no new ID within 20 s of the restart: " + lease);
                     }
                     LockSupport.parkNanos(1_000_000);
                 }
             }
-            long recoveredAfter = (System.nanoTime() - restart) / 1_000_000;
+            long recoveredAfter = System.currentTimeMillis() - restart;
             assertTrue(next > last, "the first ID after the restart is above the last before it");
-            assertTrue(recoveredAfter >= TTL.toMillis(),
-                    "a Redis that lost its data is not trusted before it has been up a ttl: " + recoveredAfter + " ms");
+            assertTrue(recoveredAfter >= TTL.toMillis(), "an emptied Redis is trusted only a ttl after it was found"
+                    + " empty: " + recoveredAfter + " ms");
             System.out.printf("Redis stopped -> refusing after %d ms (ttl %d ms, fence offset %d ms); restarted without"
-                    + " data -> first new ID after %d ms (the restart wait is one ttl)%n", refusedAfter, TTL.toMillis(),
-                    offset, recoveredAfter);
+                    + " data -> first new ID after %d ms%n", refusedAfter, TTL.toMillis(), offset, recoveredAfter);
             lease.close();
         }
     }
 
     /**
-     * A Redis restarted without its data has forgotten A's key while A's fence is still open; a claim
-     * made at once would hand B the id under A's IDs. The claim waits until Redis has been up longer
-     * than the ttl, and so past A's fence (lease-redis.md, "Restarts: the uptime wait").
+     * A Redis restarted from a snapshot older than its last writes: the namespace is back, and A's
+     * record with an expiry long past, while A's fence (from later renewals the snapshot lacks) is
+     * still open. Only the restart's time, which the clock reading carries when there is no
+     * append-only file, keeps B's claim above A's fence.
      */
     @Test
-    void aClaimOnARedisRestartedWithoutItsDataWaitsUntilTheLastHoldersFenceHasPassed() throws Exception {
+    void aClaimOnARedisRestartedFromAnOlderSnapshotStartsAboveTheLastHoldersFence() throws Exception {
         try (TestRedis.Server server = new TestRedis.Server(); TestRedis redis = server.redis()) {
-            RedisMachineIdLease a = RedisLeaseBackend.timings(RedisMachineIdLease.builder(redis.connect()))
-                    .keyPrefix(redis.prefix).maxMachineId(0).owner("A").background(false).acquire();
+            RedisLeaseStore store = redis.newStore(redis.connect());
+            server.awaitUptimeAbove(TTL);
+            RedisMachineIdLease a = TestRedis.acquire(builder(redis, "A").maxMachineId(0).background(false));
             SnowflakeGenerator aIds = SnowflakeGenerator.builder().machineId(a).build();
             List<Long> aMade = new ArrayList<>(List.of(aIds.nextLong()));
-            assertTrue(a.renewNow());
+            redis.connect().sync().save(); // the snapshot: A's record as claimed
+            long snapshotExpiry = store.read(0, 0).get(0L).expiresMillis();
+            long until = System.currentTimeMillis() + TTL.toMillis() + 500;
+            while (System.currentTimeMillis() < until) { // A renews past the snapshot's expiry
+                assertTrue(a.renewNow(), a.state());
+                aMade.add(aIds.nextLong());
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(300));
+            }
+            assertTrue(a.renewNow(), a.state());
             long aFence = a.fence().toEpochMilli();
 
-            server.stop();
-            long restarted = System.currentTimeMillis(); // before the new process starts: see above
-            server.start(); // no persistence: A's key, token and mark are gone, A's fence is open
-            assertTrue(restarted < aFence, "restarted within A's lease: " + restarted + " vs fence " + aFence);
-            RedisMachineIdLease b = RedisLeaseBackend.timings(RedisMachineIdLease.builder(redis.connect()))
-                    .keyPrefix(redis.prefix).maxMachineId(0).owner("B").background(false).acquire();
+            server.stop(); // A renews no more
+            long restarted = System.currentTimeMillis();
+            server.start(); // loads the snapshot
+            RedisLeaseStore after = store.on(redis.connect());
+            assertEquals(snapshotExpiry, after.read(0, 0).get(0L).expiresMillis(), "the snapshot's record is back");
+            assertTrue(snapshotExpiry - a.timings().fenceOffsetMillis() < restarted && restarted < aFence,
+                    "the record alone would let B start at once, below A's fence " + aFence);
+            RedisMachineIdLease b = TestRedis.acquire(builder(redis, "B").maxMachineId(0).background(false));
             long claimed = System.currentTimeMillis();
             assertEquals(0, b.machineId());
             SnowflakeGenerator bIds = SnowflakeGenerator.builder().machineId(b).build();
@@ -142,92 +149,92 @@ class RedisLeaseFaultTest {
             }
             assertTrue(millisOf(bMade.get(0)) >= aFence, "B's first ID (" + millisOf(bMade.get(0)) + ") is at or"
                     + " above A's fence " + aFence + "; B claimed " + (claimed - restarted) + " ms after the restart");
-            assertTrue(claimed - restarted >= TTL.toMillis(), "the claim waited a ttl: " + (claimed - restarted) + " ms");
-            Set<Long> common = new HashSet<>(aMade);
-            common.retainAll(new HashSet<>(bMade));
-            assertEquals(0, common.size(), "IDs A and B have in common");
-            System.out.printf("Redis restarted without data %d ms before A's fence: B's claim came %d ms after the"
-                    + " restart, its first ID %d ms above A's fence%n", aFence - restarted, claimed - restarted,
+            assertEquals(0, common(aMade, bMade), "IDs A and B have in common");
+            System.out.printf("Redis restarted from an older snapshot %d ms before A's fence: B's claim came %d ms after"
+                    + " the restart, its first ID %d ms above A's fence%n", aFence - restarted, claimed - restarted,
                     millisOf(bMade.get(0)) - aFence);
+            b.close();
+        }
+    }
+
+    /**
+     * FLUSHALL while A holds id 0: A's next renewal finds its record gone and stops; the namespace
+     * record is gone too, so no claim (A's own again, or B's) starts before a ttl has passed.
+     */
+    @Test
+    void afterAFlushAllNoClaimStartsBeforeATtlAndNoIdRepeats() throws Exception {
+        try (TestRedis.Server server = new TestRedis.Server(); TestRedis redis = server.redis()) {
+            RedisCommands<String, String> admin = redis.connect().sync();
+            redis.newStore(redis.connect());
+            server.awaitUptimeAbove(TTL);
+            RedisMachineIdLease a = TestRedis.acquire(builder(redis, "A").maxMachineId(1)); // renewing in the background
+            SnowflakeGenerator aIds = SnowflakeGenerator.builder().machineId(a).build();
+            List<Long> aMade = new ArrayList<>();
+            for (int i = 0; i < 1_000; i++) {
+                aMade.add(aIds.nextLong());
+            }
+            long aFence = a.fence().toEpochMilli();
+            admin.flushall();
+            long flushed = System.currentTimeMillis();
+            long refusedAfter = -1;
+            List<Long> aAfter = new ArrayList<>();
+            while (System.currentTimeMillis() - flushed < 3 * TTL.toMillis() && aAfter.size() < 1_000) {
+                try {
+                    long id = aIds.nextLong();
+                    (refusedAfter < 0 ? aMade : aAfter).add(id);
+                } catch (MachineIdLostException e) {
+                    if (refusedAfter < 0) {
+                        refusedAfter = System.currentTimeMillis() - flushed;
+                    }
+                    LockSupport.parkNanos(1_000_000);
+                }
+            }
+            long aBack = System.currentTimeMillis() - flushed;
+            assertTrue(refusedAfter >= 0 && refusedAfter < aFence - flushed, "A stopped before its fence: "
+                    + refusedAfter + " ms after the flush");
+            assertEquals(1_000, aAfter.size(), "A claimed again: " + a);
+            assertTrue(millisOf(aAfter.get(0)) >= flushed + TTL.toMillis(), "A's claim after the flush started a ttl"
+                    + " after it: " + (millisOf(aAfter.get(0)) - flushed) + " ms");
+
+            RedisMachineIdLease b = TestRedis.acquire(builder(redis, "B").maxMachineId(1).background(false));
+            SnowflakeGenerator bIds = SnowflakeGenerator.builder().machineId(b).build();
+            List<Long> bMade = new ArrayList<>();
+            for (int i = 0; i < 1_000; i++) {
+                bMade.add(bIds.nextLong());
+            }
+            aMade.addAll(aAfter);
+            assertEquals(0, common(aMade, bMade), "IDs A and B have in common");
+            System.out.printf("Redis FLUSHALL: the holder refusing after %d ms, making IDs again after %d ms (machine id"
+                    + " %d; ttl %d ms); the next claimer got machine id %d%n", refusedAfter, aBack, a.machineId(),
+                    TTL.toMillis(), b.machineId());
             a.close();
             b.close();
         }
     }
 
-    @Test
-    void aSilentPartitionFencesTheHolderBeforeAnotherClaimerGetsItsId() throws Exception {
-        try (TestRedis.Server server = new TestRedis.Server(); TestRedis direct = server.redis()) {
-            // every claimer reaches the server through a proxy of its own; cutting it off stops the
-            // proxy forwarding, with both sockets left open: no error, no answer
-            LeaseBackend backend = (name, clock) -> {
-                BlackholeProxy proxy;
-                try {
-                    proxy = new BlackholeProxy(server.port);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-                TestRedis viaProxy = TestRedis.Server.redis(proxy.port());
-                StatefulRedisConnection<String, String> c = viaProxy.connect();
-                RedisMachineIdLease.Builder b = RedisLeaseBackend.timings(RedisMachineIdLease.builder(c))
-                        .keyPrefix(direct.prefix).maxMachineId(0).owner(name).clock(clock);
-                return new LeaseBackend.Claimer() {
-                    RedisMachineIdLease lease;
-
-                    @Override
-                    public FencingLease tryAcquire() {
-                        try {
-                            lease = b.acquire();
-                            return lease;
-                        } catch (MachineIdLeaseException e) {
-                            if (e.getMessage().startsWith("Every machine id")) {
-                                return null;
-                            }
-                            throw e;
-                        }
-                    }
-
-                    @Override
-                    public void release() {
-                        lease.close();
-                    }
-
-                    @Override
-                    public void cutOff() {
-                        proxy.partition(true);
-                    }
-
-                    @Override
-                    public void close() {
-                        if (lease != null) {
-                            lease.close();
-                        }
-                        viaProxy.close();
-                        try {
-                            proxy.close();
-                        } catch (IOException e) {
-                            throw new UncheckedIOException(e);
-                        }
-                    }
-                };
-            };
-            LeaseScenarios.Loss loss = LeaseScenarios.fencingOnLoss(backend, Duration.ofSeconds(20));
-            assertTrue(loss.refusedAfterMillis() < loss.takenAfterMillis(), loss.toString());
-            assertTrue(loss.oldLastMillis() < loss.newStartMillis(), loss.toString());
-            assertEquals(0, direct.connect().sync().exists(direct.prefix + "{1}"), "one id only");
-            assertFalse(loss.oldRefusals() == 0);
-            System.out.printf("Redis silent partition: holder refusing after %d ms, another claimer given the id after"
-                    + " %d ms (ttl %d ms); %s%n", loss.refusedAfterMillis(), loss.takenAfterMillis(), TTL.toMillis(),
-                    loss);
-        }
-    }
-
-    private static void await(String what, Duration limit, BooleanSupplier condition) {
-        RedisMachineIdLeaseTest.await(what, limit, condition);
+    static int common(List<Long> a, List<Long> b) {
+        Set<Long> s = new HashSet<>(a);
+        s.retainAll(new HashSet<>(b));
+        return s.size();
     }
 
     /** The Unix millisecond of an ID of the default (Twitter) layout. */
-    private static long millisOf(long id) {
+    static long millisOf(long id) {
         return SnowflakeLayout.TWITTER.decode(id).timestamp().toEpochMilli();
     }
 
+    /** Acquires once a claim is allowed, within {@code limit}: while every id is held, or the namespace is new. */
+    static RedisMachineIdLease acquireWhenFree(RedisMachineIdLease.Builder b, Duration limit) {
+        long end = System.nanoTime() + limit.toNanos();
+        while (true) {
+            try {
+                return TestRedis.acquire(b);
+            } catch (MachineIdLeaseException e) {
+                if (!e.getMessage().startsWith("Every machine id") || System.nanoTime() - end > 0) {
+                    throw e;
+                }
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+            }
+        }
+    }
 }

@@ -2,8 +2,11 @@ package dev.idgen.lease.redis;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.idgen.lease.LeaseState;
+import dev.idgen.machine.MachineIdLeaseException;
 import dev.idgen.testsupport.Missing;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanIterator;
@@ -16,16 +19,19 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The Redis servers the lease tests run on: the machine's server on 127.0.0.1:6379 (another through
  * the system property {@code idgen.test.redis.uri}) for the ordinary tests, under a fresh key prefix
  * deleted afterwards; and private {@code redis-server} processes on free loopback ports for the
- * fault tests, which stop and restart them. A server that does not answer fails the test under CI
+ * fault tests, which stop, flush, fill and restart them. A server that does not answer fails the test under CI
  * ({@code CI=true}) and skips it, with the reason, elsewhere.
  */
 final class TestRedis implements AutoCloseable {
@@ -43,10 +49,6 @@ final class TestRedis implements AutoCloseable {
     private TestRedis(RedisClient client, String tag) {
         this.client = client;
         this.prefix = "idgen:test:" + tag + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 8) + ":";
-    }
-
-    private TestRedis(RedisClient client) {
-        this(client, "");
     }
 
     /** The shared server, answering, or the test fails (CI) or is skipped. */
@@ -90,22 +92,72 @@ final class TestRedis implements AutoCloseable {
         return c;
     }
 
-    /** Deletes every key under the prefix, closes the connections and the client. */
+    /**
+     * A store on this prefix, initialised as new ({@code initializeNewNamespace()}, as a deployment
+     * sets a new prefix up), so its first claim does not wait a ttl. (On any server: the eviction
+     * policy is the subject of other tests.)
+     */
+    RedisLeaseStore newStore(StatefulRedisConnection<String, String> connection) {
+        if (!RedisMachineIdLease.builder(connection).keyPrefix(prefix).acceptEviction(true)
+                .initializeNewNamespace()) {
+            throw new IllegalStateException("the namespace under key prefix " + prefix + " is not new");
+        }
+        return new RedisLeaseStore(connection, prefix, InstantSource.system(), Duration.ofSeconds(5));
+    }
+
+    /**
+     * Acquires and, for a lease without a background thread, renews until it holds (a claim may
+     * wait for its floor: an id just released, a store that forgot, a restart), at most two ttls.
+     * Acquires again while a claim fails because one call to Redis took longer than the lease's
+     * call timeout (a loaded machine: the 3 s test ttl leaves each call 366 ms), at most for 30 s.
+     * For claims whose subject is neither; every other failure is thrown.
+     */
+    static RedisMachineIdLease acquire(RedisMachineIdLease.Builder b) {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        int timeouts = 0;
+        while (true) {
+            RedisMachineIdLease lease;
+            try {
+                lease = b.acquire();
+            } catch (MachineIdLeaseException e) {
+                if (!(e.getCause() instanceof TimeoutException) || System.nanoTime() - end > 0) {
+                    throw e;
+                }
+                timeouts++;
+                continue;
+            }
+            if (timeouts > 0) {
+                System.out.printf("(acquired after %d claims failed on a call timeout)%n", timeouts);
+            }
+            long held = System.nanoTime() + lease.timings().ttl().multipliedBy(2).toNanos();
+            while (lease.phase() == LeaseState.CLAIMING) {
+                if (System.nanoTime() - held > 0) {
+                    throw new AssertionError("not held within two ttls of the claim: " + lease);
+                }
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+                lease.renewNow();
+            }
+            return lease;
+        }
+    }
+
+    /** Deletes every key under the prefix (its hash tag {@code {prefix}} included), closes the connections and the client. */
     @Override
     public void close() {
-        try {
-            RedisCommands<String, String> sync = client.connect().sync();
-            ScanIterator<String> keys = ScanIterator.scan(sync, ScanArgs.Builder.matches(prefix + "*").limit(500));
+        try (StatefulRedisConnection<String, String> c = client.connect()) {
+            RedisCommands<String, String> sync = c.sync();
             List<String> batch = new ArrayList<>();
-            while (keys.hasNext()) {
-                batch.add(keys.next());
+            for (String match : List.of(prefix + "*", "{" + prefix + "}*")) {
+                ScanIterator<String> keys = ScanIterator.scan(sync, ScanArgs.Builder.matches(match).limit(500));
+                while (keys.hasNext()) {
+                    batch.add(keys.next());
+                }
             }
             if (!batch.isEmpty()) {
                 sync.del(batch.toArray(String[]::new));
             }
-            sync.getStatefulConnection().close();
-        } catch (RuntimeException e) {
-            // a private server already stopped, or the shared one gone: nothing left to delete there
+        } catch (RedisConnectionException e) {
+            // a private server already stopped: its keys went with it (it keeps no data)
         }
         synchronized (connections) {
             connections.forEach(StatefulRedisConnection::close);
@@ -113,23 +165,34 @@ final class TestRedis implements AutoCloseable {
         client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
     }
 
-    /** A private {@code redis-server} on a free loopback port, without persistence, that tests stop and start. */
+    /**
+     * A private {@code redis-server} on a free loopback port, without persistence unless asked, that
+     * tests stop, flush and restart.
+     */
     static final class Server implements AutoCloseable {
         final int port;
+        private final List<String> options;
         private Process process;
 
-        Server() throws IOException, InterruptedException {
+        /**
+         * @param options more command-line options, as {@code "--maxmemory-policy", "allkeys-lru"}
+         */
+        Server(String... options) throws IOException, InterruptedException {
             try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
                 port = s.getLocalPort();
             }
+            this.options = List.of(options);
             start();
         }
 
         void start() throws IOException, InterruptedException {
             String binary = System.getProperty("idgen.test.redis.server", "redis-server");
-            ProcessBuilder pb = new ProcessBuilder(binary, "--port", Integer.toString(port), "--bind", "127.0.0.1",
-                    "--save", "", "--appendonly", "no", "--daemonize", "no", "--dir",
-                    System.getProperty("java.io.tmpdir"));
+            File dir = new File("target/redis-" + port).getAbsoluteFile();
+            dir.mkdirs();
+            List<String> command = new ArrayList<>(List.of(binary, "--port", Integer.toString(port), "--bind",
+                    "127.0.0.1", "--save", "", "--appendonly", "no", "--daemonize", "no", "--dir", dir.getPath()));
+            command.addAll(options); // later options win
+            ProcessBuilder pb = new ProcessBuilder(command);
             pb.redirectErrorStream(true).redirectOutput(new File("target/redis-" + port + ".log"));
             try {
                 process = pb.start();
@@ -150,6 +213,25 @@ final class TestRedis implements AutoCloseable {
             }
         }
 
+        /**
+         * Waits until the server has been up for {@code d} or longer by {@code uptime_in_seconds}
+         * (less the second it may run ahead): a lease then finds no restart in its way. For a test
+         * whose subject is not the fresh start.
+         */
+        void awaitUptimeAbove(Duration d) throws InterruptedException {
+            try (TestRedis r = redis()) {
+                RedisCommands<String, String> sync = r.connect().sync();
+                while (true) {
+                    String info = sync.info("server");
+                    long up = Long.parseLong(info.replaceAll("(?s).*uptime_in_seconds:(\\d+).*", "$1"));
+                    if ((up - 1) * 1000 >= d.toMillis()) {
+                        return;
+                    }
+                    Thread.sleep(100);
+                }
+            }
+        }
+
         void stop() throws InterruptedException {
             process.destroy();
             if (!process.waitFor(10, TimeUnit.SECONDS)) {
@@ -163,8 +245,13 @@ final class TestRedis implements AutoCloseable {
 
         /** A client on {@code port} (this server, or a proxy in front of it). */
         static TestRedis redis(int port) {
+            return redis(port, "");
+        }
+
+        /** A client on {@code port}, with a key prefix that starts with {@code tag}. */
+        static TestRedis redis(int port, String tag) {
             RedisClient client = RedisClient.create(RESOURCES, TestRedis.uri("redis://127.0.0.1:" + port));
-            return new TestRedis(client);
+            return new TestRedis(client, tag.isEmpty() ? "" : tag + ":");
         }
 
         @Override

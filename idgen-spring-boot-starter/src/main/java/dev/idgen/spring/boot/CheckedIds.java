@@ -151,6 +151,8 @@ final class CheckedIds {
         long id = Configure.lease(p, layout, false).machineId();
         try {
             return claim.apply(id);
+        } catch (IdgenConfigurationException e) {
+            throw e; // a setting of the store (timings, range) names its property: no other id would help
         } catch (RuntimeException e) {
             throw new IdgenConfigurationException("idgen.machine-id.source=" + Configure.sourceName(p.getSource())
                     + " gives machine id " + id + ", checked in " + what + " (idgen.machine-id.check-with), and it"

@@ -70,11 +70,8 @@ final class EtcdLeases {
             throw new IdgenConfigurationException("idgen.machine-id.source=etcd needs " + ENDPOINTS
                     + " (http://host:2379,...) or a jetcd Client bean");
         }
+        EtcdMachineIdLease.Builder b = builder(p, layout, client).reclaimAnyId(reclaimAnyId);
         try {
-            EtcdMachineIdLease.Builder b = EtcdMachineIdLease.builder(client).namespace(p.getNamespace())
-                    .reclaimAnyId(reclaimAnyId)
-                    .maxMachineId(layout.maxMachineId());
-            p.timings(b::ttl, b::renewEvery);
             return b.acquire(); // closed (released) by Spring at shutdown, before the client it uses
         } catch (MachineIdLeaseException | IllegalArgumentException e) {
             throw new IdgenConfigurationException("idgen.machine-id.source=etcd: no machine id could be claimed"
@@ -88,10 +85,14 @@ final class EtcdLeases {
             throw new IdgenConfigurationException("idgen.machine-id.check-with=etcd needs " + ENDPOINTS
                     + " (http://host:2379,...) or a jetcd Client bean");
         }
-        EtcdMachineIdLease.Builder b = EtcdMachineIdLease.builder(client).namespace(p.getNamespace())
-                .maxMachineId(layout.maxMachineId()).machineId(id);
-        p.timings(b::ttl, b::renewEvery);
-        return b.acquire();
+        return builder(p, layout, client).machineId(id).acquire();
+    }
+
+    /** etcd shows no clock: the skew bound counts twice in its timings. */
+    private static EtcdMachineIdLease.Builder builder(IdgenProperties.Etcd p, SnowflakeLayout layout, Client client) {
+        EtcdMachineIdLease.Builder b = EtcdMachineIdLease.builder(client);
+        Setting.apply("idgen.machine-id.etcd", ".namespace", p.getNamespace(), () -> b.namespace(p.getNamespace()));
+        return LeaseBuilders.configure(b, "etcd", p, layout, false);
     }
 
     /** Whether {@code idgen.machine-id.etcd.endpoints} holds at least one URL, in either list form. */

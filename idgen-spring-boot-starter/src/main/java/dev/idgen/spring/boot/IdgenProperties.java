@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
@@ -396,12 +395,29 @@ public class IdgenProperties {
         }
     }
 
-    /** The timings of a lease with a TTL on its coordinator: {@code ttl} and {@code renew-every}. */
+    /**
+     * What every lease store takes ({@code idgen.machine-id.<store>.*}): the timings, and the range of
+     * machine ids this store hands out.
+     */
     public abstract static class TimedLease {
-        /** How long a claim or renewal lasts, by the coordinator's clock. */
+        /** How long a claim or renewal lasts, by the store's clock. */
         private Duration ttl = Duration.ofSeconds(30);
         /** The pause between renewals; default a fifth of the TTL. */
         private Duration renewEvery;
+        /** How far before its expiry, less the clock-skew bound, a holder stops making IDs; default a tenth of the TTL. */
+        private Duration safetyMargin;
+        /**
+         * The largest difference allowed between this process's clock and the store's (for etcd, which shows
+         * no clock: between each holder's clock and true time, and counted twice); default 1s.
+         */
+        private Duration maxClockSkew;
+        /**
+         * The smallest machine id this store hands out. With max-machine-id, the range of this store when
+         * two stores serve one ID space (a move from one store to another): give each a range of its own.
+         */
+        private long minMachineId;
+        /** The largest machine id this store hands out; default the layout's largest. */
+        private Long maxMachineId;
 
         /** Creates the defaults. */
         protected TimedLease() {
@@ -435,12 +451,60 @@ public class IdgenProperties {
             this.renewEvery = renewEvery;
         }
 
-        /** Gives a lease builder the TTL, and the renewal pause when one is set (else its default holds). */
-        void timings(Consumer<Duration> ttl, Consumer<Duration> renewEvery) {
-            ttl.accept(this.ttl);
-            if (this.renewEvery != null) {
-                renewEvery.accept(this.renewEvery);
-            }
+        /** {@return the safety margin, or null for a tenth of the TTL} */
+        public Duration getSafetyMargin() {
+            return safetyMargin;
+        }
+
+        /**
+         * Sets the safety margin.
+         *
+         * @param safetyMargin the safety margin
+         */
+        public void setSafetyMargin(Duration safetyMargin) {
+            this.safetyMargin = safetyMargin;
+        }
+
+        /** {@return the clock-skew bound, or null for the lease's default (1 s)} */
+        public Duration getMaxClockSkew() {
+            return maxClockSkew;
+        }
+
+        /**
+         * Sets the clock-skew bound.
+         *
+         * @param maxClockSkew the clock-skew bound
+         */
+        public void setMaxClockSkew(Duration maxClockSkew) {
+            this.maxClockSkew = maxClockSkew;
+        }
+
+        /** {@return the smallest machine id handed out} */
+        public long getMinMachineId() {
+            return minMachineId;
+        }
+
+        /**
+         * Sets the smallest machine id handed out.
+         *
+         * @param minMachineId the smallest machine id
+         */
+        public void setMinMachineId(long minMachineId) {
+            this.minMachineId = minMachineId;
+        }
+
+        /** {@return the largest machine id handed out, or null for the layout's largest} */
+        public Long getMaxMachineId() {
+            return maxMachineId;
+        }
+
+        /**
+         * Sets the largest machine id handed out.
+         *
+         * @param maxMachineId the largest machine id
+         */
+        public void setMaxMachineId(Long maxMachineId) {
+            this.maxMachineId = maxMachineId;
         }
     }
 
@@ -493,6 +557,11 @@ public class IdgenProperties {
         private String url;
         /** The start of every key the lease uses; one prefix per machine-id space (per service). */
         private String keyPrefix = "idgen:lease:";
+        /**
+         * Whether to start on a Redis whose maxmemory-policy is an allkeys-* one, which may evict the lease's
+         * records: no ID repeats, but IDs stop for up to a TTL after an eviction. Refused at start unless true.
+         */
+        private boolean acceptEviction;
 
         /** Creates the defaults. */
         public Redis() {
@@ -524,6 +593,20 @@ public class IdgenProperties {
          */
         public void setKeyPrefix(String keyPrefix) {
             this.keyPrefix = keyPrefix;
+        }
+
+        /** {@return whether a Redis that may evict the lease's records is accepted} */
+        public boolean isAcceptEviction() {
+            return acceptEviction;
+        }
+
+        /**
+         * Sets whether a Redis that may evict the lease's records is accepted.
+         *
+         * @param acceptEviction true to start on an allkeys-* maxmemory-policy
+         */
+        public void setAcceptEviction(boolean acceptEviction) {
+            this.acceptEviction = acceptEviction;
         }
     }
 
@@ -568,12 +651,15 @@ public class IdgenProperties {
     }
 
     /** {@code idgen.machine-id.zookeeper.*}. */
-    public static class Zookeeper {
+    public static class Zookeeper extends TimedLease {
         /** The ZooKeeper connect string (host:port,...), used unless the application has a CuratorFramework bean. */
         private String connectString;
         /** The lease's base path. */
         private String path = "/idgen";
-        /** The ZooKeeper session timeout; the lease fences itself after about two thirds of it without the server. */
+        /**
+         * The session timeout of the Curator client made from the connect string: only the connection's; the
+         * lease's timings are its ttl and renew-every.
+         */
         private Duration sessionTimeout = Duration.ofSeconds(15);
 
         /** Creates the defaults. */

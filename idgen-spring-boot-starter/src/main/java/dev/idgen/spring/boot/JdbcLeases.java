@@ -14,9 +14,8 @@ final class JdbcLeases {
 
     static MachineIdLease acquire(IdgenProperties.Jdbc p, SnowflakeLayout layout, DataSource dataSource,
             boolean reclaimAnyId) {
-        JdbcMachineIdLease.Builder b = JdbcMachineIdLease.builder(dataSource).table(p.getTable())
-                .createTable(p.isCreateTable()).maxMachineId(layout.maxMachineId()).reclaimAnyId(reclaimAnyId);
-        p.timings(b::ttl, b::renewEvery);
+        JdbcMachineIdLease.Builder b = LeaseBuilders.configure(JdbcMachineIdLease.builder(dataSource)
+                .table(p.getTable()).createTable(p.isCreateTable()).reclaimAnyId(reclaimAnyId), "jdbc", p, layout, true);
         try {
             return b.acquire(); // closed (released) by Spring at shutdown: JdbcMachineIdLease.close()
         } catch (MachineIdLeaseException | IllegalArgumentException e) {
@@ -34,9 +33,8 @@ final class JdbcLeases {
      */
     static MachineIdLease acquireExact(IdgenProperties.Jdbc p, SnowflakeLayout layout, DataSource dataSource, long id,
             String source, String change) {
-        JdbcMachineIdLease.Builder b = JdbcMachineIdLease.builder(dataSource).table(p.getTable())
-                .createTable(p.isCreateTable()).maxMachineId(layout.maxMachineId()).machineId(id);
-        p.timings(b::ttl, b::renewEvery);
+        JdbcMachineIdLease.Builder b = LeaseBuilders.configure(JdbcMachineIdLease.builder(dataSource)
+                .table(p.getTable()).createTable(p.isCreateTable()).machineId(id), "jdbc", p, layout, true);
         try {
             return b.acquire();
         } catch (MachineIdLeaseException | IllegalArgumentException e) {

@@ -55,11 +55,9 @@ final class RedisLeases {
 
     static MachineIdLease acquire(IdgenProperties.Redis p, SnowflakeLayout layout, LeaseConnection connection,
             boolean reclaimAnyId) {
+        RedisMachineIdLease.Builder b = builder(p, layout, connection).reclaimAnyId(reclaimAnyId);
         try {
-            RedisMachineIdLease.Builder b = RedisMachineIdLease.builder(connection.connection)
-                    .keyPrefix(p.getKeyPrefix()).layout(layout).reclaimAnyId(reclaimAnyId);
-            p.timings(b::ttl, b::renewEvery);
-            return b.acquire(); // closed (released) by Spring at shutdown, before the connection
+            return claim(b); // closed (released) by Spring at shutdown, before the connection
         } catch (MachineIdLeaseException | IllegalArgumentException e) {
             throw new IdgenConfigurationException("idgen.machine-id.source=redis: no machine id could be claimed"
                     + " under key prefix " + p.getKeyPrefix() + ": " + e.getMessage(), e);
@@ -69,10 +67,29 @@ final class RedisLeases {
     /** Claims exactly {@code id} (from fixed, env or pod-ordinal); renewed and fenced, never moved. */
     static MachineIdLease acquireExact(IdgenProperties.Redis p, SnowflakeLayout layout, LeaseConnection connection,
             long id) {
-        RedisMachineIdLease.Builder b = RedisMachineIdLease.builder(connection.connection).keyPrefix(p.getKeyPrefix())
-                .layout(layout).machineId(id);
-        p.timings(b::ttl, b::renewEvery);
-        return b.acquire();
+        return claim(builder(p, layout, connection).machineId(id));
+    }
+
+    /** Acquires; a Redis refused for its eviction policy is refused naming the starter's property for the opt-in. */
+    private static MachineIdLease claim(RedisMachineIdLease.Builder b) {
+        try {
+            return b.acquire();
+        } catch (MachineIdLeaseException e) {
+            String m = e.getMessage();
+            if (m != null && m.contains("acceptEviction(true)")) {
+                throw new MachineIdLeaseException(m.replace("acceptEviction(true)",
+                        "idgen.machine-id.redis.accept-eviction=true"), e);
+            }
+            throw e;
+        }
+    }
+
+    private static RedisMachineIdLease.Builder builder(IdgenProperties.Redis p, SnowflakeLayout layout,
+            LeaseConnection connection) {
+        RedisMachineIdLease.Builder b = RedisMachineIdLease.builder(connection.connection)
+                .acceptEviction(p.isAcceptEviction());
+        Setting.apply("idgen.machine-id.redis", ".key-prefix", p.getKeyPrefix(), () -> b.keyPrefix(p.getKeyPrefix()));
+        return LeaseBuilders.configure(b, "redis", p, layout, true);
     }
 
     /** A Redis URI without its password, for messages. */

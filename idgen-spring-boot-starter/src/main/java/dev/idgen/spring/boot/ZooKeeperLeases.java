@@ -70,10 +70,9 @@ final class ZooKeeperLeases {
             throw new IdgenConfigurationException("idgen.machine-id.source=zookeeper needs"
                     + " idgen.machine-id.zookeeper.connect-string (host:port,...) or a CuratorFramework bean");
         }
+        ZkMachineIdLease.Builder b = builder(p, layout, client).reclaimAnyId(reclaimAnyId);
         try {
-            // closed (released) by Spring at shutdown, before the client it uses
-            return ZkMachineIdLease.builder(client).path(p.getPath()).maxMachineId(layout.maxMachineId())
-                    .reclaimAnyId(reclaimAnyId).acquire();
+            return b.acquire(); // closed (released) by Spring at shutdown, before the client it uses
         } catch (MachineIdLeaseException | IllegalArgumentException e) {
             throw new IdgenConfigurationException("idgen.machine-id.source=zookeeper: no machine id could be claimed"
                     + " under " + p.getPath() + ": " + e.getMessage(), e);
@@ -87,7 +86,13 @@ final class ZooKeeperLeases {
             throw new IdgenConfigurationException("idgen.machine-id.check-with=zookeeper needs"
                     + " idgen.machine-id.zookeeper.connect-string (host:port,...) or a CuratorFramework bean");
         }
-        return ZkMachineIdLease.builder(client).path(p.getPath()).maxMachineId(layout.maxMachineId()).machineId(id)
-                .acquire();
+        return builder(p, layout, client).machineId(id).acquire();
+    }
+
+    private static ZkMachineIdLease.Builder builder(IdgenProperties.Zookeeper p, SnowflakeLayout layout,
+            CuratorFramework client) {
+        ZkMachineIdLease.Builder b = ZkMachineIdLease.builder(client);
+        Setting.apply("idgen.machine-id.zookeeper", ".path", p.getPath(), () -> b.path(p.getPath()));
+        return LeaseBuilders.configure(b, "zookeeper", p, layout, true);
     }
 }

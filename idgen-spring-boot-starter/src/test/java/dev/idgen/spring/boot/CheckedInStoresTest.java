@@ -7,13 +7,12 @@ import dev.idgen.lease.etcd.EtcdMachineIdLease;
 import dev.idgen.lease.redis.RedisMachineIdLease;
 import dev.idgen.lease.zookeeper.ZkMachineIdLease;
 import dev.idgen.machine.MachineIdLease;
-import dev.idgen.machine.spi.GuardedLease;
+import dev.idgen.lease.StoreLease;
 import dev.idgen.snowflake.SnowflakeGenerator;
 import dev.idgen.testsupport.Missing;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -38,7 +37,7 @@ class CheckedInStoresTest {
     }
 
     /** Two instances on id 7 (the second fails naming the first), a third on id 8 (starts). */
-    private static void twoInstancesOnOneId(Class<? extends GuardedLease> type, String storeWords, String holderWords,
+    private static void twoInstancesOnOneId(Class<? extends StoreLease> type, String storeWords, String holderWords,
             String... store) {
         instance(7, store).run(first -> {
             assertThat(first).hasNotFailed();
@@ -75,27 +74,40 @@ class CheckedInStoresTest {
         } catch (RuntimeException e) {
             throw Missing.server("Redis", REDIS_URL + " does not answer: " + e.getMessage(), Missing.apt("redis-server"));
         }
-        String prefix = "idgen:checked:" + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 8) + ":";
-        twoInstancesOnOneId(RedisMachineIdLease.class, "Redis under key prefix " + prefix, "Machine id 7",
+        String prefix = NewNamespaces.redis(REDIS_URL, "checked");
+        twoInstancesOnOneId(RedisMachineIdLease.class, "Redis under key prefix " + prefix,
+                "Machine id 7 under Redis key prefix " + prefix + " is held by a live lease of owner '",
                 "idgen.machine-id.redis.url=" + REDIS_URL, "idgen.machine-id.redis.key-prefix=" + prefix);
     }
 
     @Test
     void zookeeper() throws Exception {
         try (TestingServer zk = new TestingServer(true)) {
-            twoInstancesOnOneId(ZkMachineIdLease.class, "ZooKeeper under /idgen_checked",
-                    "Machine id 7 under /idgen_checked/leases is held by owner=",
+            String path = NewNamespaces.zookeeper(zk.getConnectString(), "/idgen_checked");
+            twoInstancesOnOneId(ZkMachineIdLease.class, "ZooKeeper under " + path,
+                    "Machine id 7 under ZooKeeper path " + path + " is held by a live lease of owner '",
                     "idgen.machine-id.zookeeper.connect-string=" + zk.getConnectString(),
-                    "idgen.machine-id.zookeeper.path=/idgen_checked");
+                    "idgen.machine-id.zookeeper.path=" + path);
+            // timings that do not fit are the store's setting, not the id's: no other id would help
+            instance(9, "idgen.machine-id.zookeeper.connect-string=" + zk.getConnectString(),
+                    "idgen.machine-id.zookeeper.path=" + path, "idgen.machine-id.zookeeper.ttl=3s").run(c -> {
+                        assertThat(IdgenAutoConfigurationTest.rootCause(c.getStartupFailure()).getMessage()).startsWith(
+                                "idgen.machine-id.zookeeper.ttl, renew-every, safety-margin and max-clock-skew do not"
+                                        + " fit together");
+                        assertThat(new IdgenFailureAnalyzer().analyze(c.getStartupFailure()).getAction())
+                                .doesNotContain("machine id of its own");
+                    });
         }
     }
 
     @Test
     void etcd() {
         try (EtcdCluster etcd = EtcdCluster.start(1)) {
-            twoInstancesOnOneId(EtcdMachineIdLease.class, "etcd under /idgen-checked", "Machine id 7 under etcd",
+            String ns = NewNamespaces.etcd(etcd.endpoints(), "/idgen-checked");
+            twoInstancesOnOneId(EtcdMachineIdLease.class, "etcd under " + ns,
+                    "Machine id 7 under etcd namespace " + ns + " is held by a live lease of owner '",
                     "idgen.machine-id.etcd.endpoints=" + String.join(",", etcd.endpoints()),
-                    "idgen.machine-id.etcd.namespace=/idgen-checked");
+                    "idgen.machine-id.etcd.namespace=" + ns);
         }
     }
 

@@ -78,7 +78,7 @@ class CheckedMachineIdTest {
                     assertThat(analysis).isNotNull();
                     assertThat(analysis.getDescription()).contains("idgen.machine-id.source=fixed gives machine id 7,"
                             + " checked in table " + table, "Machine id 7 in table " + table
-                            + " is held by a live lease of owner '" + owner + "'", "by the database's clock");
+                            + " is held by a live lease of owner '" + owner + "'", "by the store's clock");
                     assertThat(analysis.getAction()).startsWith("Give this instance a machine id of its own: change"
                             + " idgen.machine-id.value").contains("idgen.machine-id.check-with=none");
                 });

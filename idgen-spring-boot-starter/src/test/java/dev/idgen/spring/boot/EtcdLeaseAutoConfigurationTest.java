@@ -6,6 +6,8 @@ import dev.idgen.lease.etcd.EtcdCluster;
 import dev.idgen.lease.etcd.EtcdMachineIdLease;
 import dev.idgen.machine.MachineIdLease;
 import dev.idgen.snowflake.SnowflakeGenerator;
+import dev.idgen.snowflake.SnowflakeId;
+import dev.idgen.snowflake.SnowflakeLayout;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
 import io.etcd.jetcd.KeyValue;
@@ -25,7 +27,8 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /**
  * {@code idgen.machine-id.source=etcd} against a private etcd member started for this class on free
- * loopback ports (the lease's own test {@link EtcdCluster}, from idgen-etcd's test jar).
+ * loopback ports (the lease's own test {@link EtcdCluster}, from idgen-etcd's test jar), each test
+ * under a namespace of its own set up as new ({@link NewNamespaces}).
  */
 class EtcdLeaseAutoConfigurationTest {
 
@@ -52,7 +55,15 @@ class EtcdLeaseAutoConfigurationTest {
     }
 
     private static String namespace(TestInfo info) {
-        return "/idgen-boot-test/" + info.getTestMethod().orElseThrow().getName();
+        return NewNamespaces.etcd(etcd.endpoints(), "/idgen-boot-test/" + info.getTestMethod().orElseThrow().getName());
+    }
+
+    /** {@return the record of machine id {@code id}: token, nonce, expires, mark, fence offset, owner} */
+    private static String[] record(String ns, long id) throws Exception {
+        List<KeyValue> kv = keys(String.format("%s/ids/%010d", ns, id));
+        assertThat(kv).hasSize(1);
+        assertThat(kv.get(0).getLease()).as("bound to no etcd lease: the expiry is a field").isZero();
+        return kv.get(0).getValue().toString(StandardCharsets.UTF_8).split(" ", 6);
     }
 
     private static List<KeyValue> keys(String prefix) throws Exception {
@@ -61,12 +72,14 @@ class EtcdLeaseAutoConfigurationTest {
     }
 
     @Test
-    void aLeaseOnTheEndpointsIsClaimedWithTheTimingsGivenReportedAndRevokedAtShutdown(TestInfo info) throws Exception {
+    void aLeaseOnTheEndpointsIsClaimedWithTheTimingsGivenReportedAndReleasedAtShutdown(TestInfo info) throws Exception {
         String ns = namespace(info);
-        runner.withPropertyValues("idgen.machine-id.source=etcd",
+        long[] held = new long[2]; // the id, the time of the last ID made
+        ApplicationContextRunner app = runner.withPropertyValues("idgen.machine-id.source=etcd",
                 "idgen.machine-id.etcd.endpoints=" + String.join(",", etcd.endpoints()),
                 "idgen.machine-id.etcd.namespace=" + ns, "idgen.machine-id.etcd.ttl=10s",
-                "idgen.machine-id.etcd.renew-every=2s").run(context -> {
+                "idgen.machine-id.etcd.renew-every=2s");
+        app.run(context -> {
                     assertThat(context).hasNotFailed();
                     MachineIdLease lease = context.getBean(MachineIdLease.class);
                     assertThat(lease).isInstanceOf(EtcdMachineIdLease.class);
@@ -74,14 +87,19 @@ class EtcdLeaseAutoConfigurationTest {
                     assertThat(e.isHeld()).isTrue();
                     assertThat(e.timings().ttl()).isEqualTo(Duration.ofSeconds(10));
                     assertThat(e.timings().renewEvery()).isEqualTo(Duration.ofSeconds(2));
+                    assertThat(e.timings().storeHasClock()).as("etcd shows no clock").isFalse();
                     SnowflakeGenerator ids = context.getBean(SnowflakeGenerator.class);
-                    assertThat(ids.decode(ids.nextLong()).machineId()).isEqualTo(lease.machineId());
+                    SnowflakeId made = ids.decode(ids.nextLong());
+                    assertThat(made.machineId()).isEqualTo(lease.machineId());
+                    held[0] = lease.machineId();
+                    held[1] = made.timestamp().toEpochMilli();
                     assertThat(context).hasBean("idgenEtcdClient");
-                    // the id's key, on the server, names this holder and is bound to an etcd lease
-                    List<KeyValue> id = keys(ns + "/id/" + lease.machineId());
-                    assertThat(id).hasSize(1);
-                    assertThat(id.get(0).getValue().toString(StandardCharsets.UTF_8)).contains(e.owner());
-                    assertThat(id.get(0).getLease()).isNotZero();
+                    // the id's record, on the server, names this holder and expires in the future
+                    String[] record = record(ns, lease.machineId());
+                    assertThat(record[5]).isEqualTo(e.owner());
+                    assertThat(Long.parseLong(record[2])).isGreaterThan(System.currentTimeMillis());
+                    assertThat(keys(ns + "/namespace").get(0).getValue().toString(StandardCharsets.UTF_8))
+                            .endsWith(" " + SnowflakeLayout.TWITTER.signature());
                     IdgenHealthIndicator health = context.getBean(IdgenHealthIndicator.class);
                     assertThat(health.health().getStatus().getCode()).isEqualTo("UP");
                     assertThat(health.health().getDetails()).containsEntry("machineId", lease.machineId());
@@ -89,9 +107,12 @@ class EtcdLeaseAutoConfigurationTest {
                     context.getBean(IdgenMeterBinder.class).bindTo(registry);
                     assertThat(registry.get("idgen.lease.held").tag("source", "etcd").gauge().value()).isEqualTo(1.0);
                 });
-        // the context is closed: the id key is gone at once (lease revoked), the mark stays
-        assertThat(keys(ns + "/id/")).isEmpty();
-        assertThat(keys(ns + "/mark/")).hasSize(1);
+        // the context is closed: the record stays with the mark of the IDs made, and the id is free at
+        // once, so the next instance gets it again rather than the next one
+        assertThat(Long.parseLong(record(ns, held[0])[3])).as("the high-water mark of the IDs made")
+                .isGreaterThanOrEqualTo(held[1]);
+        app.run(context -> assertThat(context.getBean(MachineIdLease.class).machineId()).as("the id released")
+                .isEqualTo(held[0]));
     }
 
     @Test
@@ -102,11 +123,10 @@ class EtcdLeaseAutoConfigurationTest {
                 .run(context -> {
                     assertThat(context).hasNotFailed();
                     assertThat(context).hasSingleBean(Client.class).doesNotHaveBean("idgenEtcdClient");
-                    MachineIdLease lease = context.getBean(MachineIdLease.class);
+                    EtcdMachineIdLease lease = (EtcdMachineIdLease) context.getBean(MachineIdLease.class);
                     assertThat(lease.isHeld()).isTrue();
-                    assertThat(keys(ns + "/id/" + lease.machineId())).hasSize(1);
+                    assertThat(record(ns, lease.machineId())[5]).isEqualTo(lease.owner());
                 });
-        assertThat(keys(ns + "/id/")).isEmpty();
     }
 
     @Test
@@ -141,13 +161,24 @@ class EtcdLeaseAutoConfigurationTest {
     }
 
     @Test
-    void aTtlEtcdCannotGrantFailsNamingTheValue(TestInfo info) {
-        runner.withPropertyValues("idgen.machine-id.source=etcd",
+    void theSkewBoundCountsTwiceOnEtcdAndTheTimingsSayWhy(TestInfo info) {
+        String ns = namespace(info);
+        ApplicationContextRunner app = runner.withPropertyValues("idgen.machine-id.source=etcd",
                 "idgen.machine-id.etcd.endpoints=" + String.join(",", etcd.endpoints()),
-                "idgen.machine-id.etcd.namespace=" + namespace(info), "idgen.machine-id.etcd.ttl=2500ms")
-                .run(context -> assertThat(IdgenAutoConfigurationTest.rootCause(context.getStartupFailure())).hasMessage(
-                        "idgen.machine-id.source=etcd: no machine id could be claimed under " + namespace(info)
-                                + ": etcd lease ttl 2500 ms must be a whole number of seconds, at least 1 s (etcd"
-                                + " grants leases in seconds)"));
+                "idgen.machine-id.etcd.namespace=" + ns, "idgen.machine-id.etcd.ttl=5s");
+        // 5 s would fit a store with a clock (2 x 1 s + 2 x 1 s + 0.5 s); etcd counts the skew bound twice
+        app.run(context -> assertThat(IdgenAutoConfigurationTest.rootCause(context.getStartupFailure())).hasMessage(
+                "idgen.machine-id.etcd.ttl, renew-every, safety-margin and max-clock-skew do not fit together (unset"
+                        + " ones take their defaults): Lease timings do not fit: ttl 5000 ms must exceed 2 x renewEvery"
+                        + " (1000 ms) + 2 x the skew bound (2000 ms: twice maxClockSkew, for a store with no clock)"
+                        + " + safetyMargin (500 ms) = 6500 ms, or a healthy holder is fenced before its next renewal;"
+                        + " lengthen the ttl or shorten the others"));
+        app.withPropertyValues("idgen.machine-id.etcd.max-clock-skew=500ms").run(context -> {
+            assertThat(context).hasNotFailed();
+            EtcdMachineIdLease lease = (EtcdMachineIdLease) context.getBean(MachineIdLease.class);
+            assertThat(lease.timings().maxClockSkew()).isEqualTo(Duration.ofMillis(500));
+            assertThat(lease.timings().skewMillis()).isEqualTo(1000);
+            assertThat(lease.isHeld()).isTrue();
+        });
     }
 }

@@ -182,6 +182,7 @@ class IdgenAutoConfigurationTest {
         String table = "idgen_hib_boot_lease_" + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 8);
         String url = "jdbc:h2:mem:idgen_hib_boot;DB_CLOSE_DELAY=-1";
         DataSource[] ds = new DataSource[1];
+        long[] id = new long[1];
         new ApplicationContextRunner()
                 .withConfiguration(AutoConfigurations.of(TestGeneration.DATA_SOURCE_AUTO_CONFIGURATION, IdgenLeaseAutoConfiguration.class, IdgenAutoConfiguration.class))
                 .withPropertyValues("spring.datasource.url=" + url, "idgen.machine-id.source=jdbc",
@@ -193,12 +194,14 @@ class IdgenAutoConfigurationTest {
                     assertThat(lease.isHeld()).isTrue();
                     assertThat(context.getBean(SnowflakeGenerator.class).machineId()).isEqualTo(lease.machineId());
                     ds[0] = context.getBean(DataSource.class);
-                    assertThat(remainingMillis(ds[0], table)).isPositive();
+                    id[0] = lease.machineId();
+                    assertThat(remainingMillis(ds[0], table, id[0])).isPositive();
                 });
         // the context is closed: the row was released, not left to expire
         try (Connection c = java.sql.DriverManager.getConnection(url, "sa", "")) {
             try (Statement st = c.createStatement();
-                    ResultSet rs = st.executeQuery("SELECT expires_ms - " + nowMillisH2() + " FROM " + table)) {
+                    ResultSet rs = st.executeQuery("SELECT expires_ms - " + nowMillisH2() + " FROM " + table
+                        + " WHERE machine_id = " + id[0])) {
                 assertThat(rs.next()).isTrue();
                 assertThat(rs.getLong(1)).isNegative();
             }
@@ -222,9 +225,10 @@ class IdgenAutoConfigurationTest {
                 assertThat(((JdbcMachineIdLease) context.getBean(MachineIdLease.class)).reclaimsAnyId()).isFalse());
     }
 
-    private static long remainingMillis(DataSource ds, String table) throws Exception {
+    private static long remainingMillis(DataSource ds, String table, long id) throws Exception {
         try (Connection c = ds.getConnection(); Statement st = c.createStatement();
-                ResultSet rs = st.executeQuery("SELECT expires_ms - " + nowMillisH2() + " FROM " + table)) {
+                ResultSet rs = st.executeQuery("SELECT expires_ms - " + nowMillisH2() + " FROM " + table
+                        + " WHERE machine_id = " + id)) {
             assertThat(rs.next()).isTrue();
             return rs.getLong(1);
         }
@@ -235,26 +239,27 @@ class IdgenAutoConfigurationTest {
     }
 
     @Test
-    void aZooKeeperLeaseIsClaimedAtStartAndItsNodeGoneAtShutdown() throws Exception {
+    void aZooKeeperLeaseIsClaimedAtStartAndReleasedAtShutdown() throws Exception {
         try (TestingServer zk = new TestingServer(true)) {
-            String path = "/idgen_hib_boot";
-            CuratorFramework[] client = new CuratorFramework[1];
+            String path = NewNamespaces.zookeeper(zk.getConnectString(), "/idgen_hib_boot");
             runner.withPropertyValues("idgen.machine-id.source=zookeeper",
                     "idgen.machine-id.zookeeper.connect-string=" + zk.getConnectString(),
-                    "idgen.machine-id.zookeeper.path=" + path).run(context -> {
+                    "idgen.machine-id.zookeeper.path=" + path, "idgen.machine-id.zookeeper.ttl=5s").run(context -> {
                         assertThat(context).hasNotFailed();
                         MachineIdLease lease = context.getBean(MachineIdLease.class);
                         assertThat(lease).isInstanceOf(ZkMachineIdLease.class);
                         assertThat(lease.isHeld()).isTrue();
-                        client[0] = context.getBean(CuratorFramework.class);
-                        assertThat(client[0].checkExists().forPath(path + "/leases/" + lease.machineId())).isNotNull();
+                        assertThat(((ZkMachineIdLease) lease).timings().ttl()).isEqualTo(Duration.ofSeconds(5));
                     });
             try (CuratorFramework check = org.apache.curator.framework.CuratorFrameworkFactory.newClient(
                     zk.getConnectString(), new org.apache.curator.retry.RetryOneTime(100))) {
                 check.start();
                 check.blockUntilConnected();
-                assertThat(check.getChildren().forPath(path + "/leases")).isEmpty();
-                assertThat(new String(check.getData().forPath(path + "/marks/0"), StandardCharsets.UTF_8)).isNotBlank();
+                // the record stays (persistent), released: it expired when the context closed
+                String record = new String(check.getData().forPath(path + "/ids/0"), StandardCharsets.UTF_8);
+                java.util.regex.Matcher expires = java.util.regex.Pattern.compile("(?m)^expires=(-?\\d+)$").matcher(record);
+                assertThat(expires.find()).as(record).isTrue();
+                assertThat(Long.parseLong(expires.group(1))).isLessThanOrEqualTo(System.currentTimeMillis());
             }
         }
     }
@@ -387,7 +392,9 @@ class IdgenAutoConfigurationTest {
                     "\"idgen.machine-id.redis.key-prefix\"", "\"idgen.machine-id.redis.ttl\"",
                     "\"idgen.machine-id.redis.renew-every\"", "\"idgen.machine-id.etcd.endpoints\"",
                     "\"idgen.machine-id.etcd.namespace\"", "\"idgen.machine-id.etcd.ttl\"",
-                    "\"idgen.machine-id.jdbc.renew-every\"",
+                    "\"idgen.machine-id.jdbc.renew-every\"", "\"idgen.machine-id.jdbc.safety-margin\"",
+                    "\"idgen.machine-id.redis.max-clock-skew\"", "\"idgen.machine-id.zookeeper.min-machine-id\"",
+                    "\"idgen.machine-id.etcd.max-machine-id\"", "\"idgen.machine-id.redis.accept-eviction\"",
                     "\"idgen.readiness.enabled\"", "\"idgen.readiness.check-every\"");
         }
     }

@@ -5,11 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.idgen.clock.ClockBackwardsPolicy;
 import dev.idgen.clock.ClockMovedBackwardsException;
+import dev.idgen.lease.InMemoryLeaseStore;
+import dev.idgen.lease.StoreLease;
 import dev.idgen.machine.MachineIdLease;
 import dev.idgen.machine.MachineIdLostException;
-import dev.idgen.machine.spi.GuardedLease;
-import dev.idgen.machine.spi.LeaseGuard;
-import dev.idgen.machine.spi.LeaseTimings;
 import dev.idgen.snowflake.SnowflakeGenerator;
 import java.io.IOException;
 import java.io.StringReader;
@@ -45,13 +44,12 @@ import org.springframework.context.ApplicationEventPublisher;
 class IdgenReadinessTest {
 
     private static final long START = 1_800_000_000_000L;
-    private static final LeaseTimings TIMINGS = LeaseTimings.of(Duration.ofSeconds(30), Duration.ofSeconds(5),
-            Duration.ofSeconds(3), Duration.ofSeconds(1));
-
     private final AtomicLong now = new AtomicLong(START);
     private final InstantSource clock = () -> Instant.ofEpochMilli(now.get());
-    private final LeaseGuard guard = new LeaseGuard("machine id 9 in the test", TIMINGS, clock);
-    private final TestLease lease = new TestLease(guard);
+    /** A lease the test drives by hand: lost by a restore signal, held again by a claim of another id. */
+    private final StoreLease lease = StoreLease.builder(new InMemoryLeaseStore(clock, "in the test")).clock(clock)
+            .background(false).ttl(Duration.ofSeconds(30)).renewEvery(Duration.ofSeconds(5))
+            .safetyMargin(Duration.ofSeconds(3)).maxClockSkew(Duration.ofSeconds(1)).maxMachineId(15).acquire();
     private final SnowflakeGenerator snowflake = SnowflakeGenerator.builder().machineId(lease).clock(clock)
             .onClockBackwards(ClockBackwardsPolicy.refuse()).build();
 
@@ -63,28 +61,18 @@ class IdgenReadinessTest {
             .withBean(MachineIdLease.class, () -> lease)
             .withBean(SnowflakeGenerator.class, () -> snowflake);
 
-    /** A lease whose claims, renewals and losses the test writes into its guard. */
-    static final class TestLease extends GuardedLease {
-        TestLease(LeaseGuard guard) {
-            super(9, guard);
+    /** Held again after a loss: a claim of another id, confirmed; the fence opens. */
+    private void hold() {
+        if (!lease.isHeld()) {
+            assertThat(lease.renewNow()).isTrue();
         }
-
-        @Override
-        public void close() {
-            guard().release();
-        }
-
-        @Override
-        public String toString() {
-            return "test lease: " + guard().state();
-        }
+        assertThat(lease.isHeld()).isTrue();
     }
 
-    /** A claim and one acknowledged renewal, each expiring 30 s from now: the fence opens. */
-    private void hold() {
-        guard.claimed(now.get() + 30_000, MachineIdLease.NO_MARK);
-        guard.acknowledged(now.get() + 30_000, MachineIdLease.NO_MARK);
-        assertThat(lease.isHeld()).isTrue();
+    /** The lease is lost: a restore signal shuts its fence, and it claims nothing until {@link #hold()}. */
+    private void lose() {
+        lease.afterRestore();
+        assertThat(lease.isHeld()).isFalse();
     }
 
     /** What Spring Boot publishes once the application has started. */
@@ -108,10 +96,10 @@ class IdgenReadinessTest {
             assertThat(readiness.check()).isNull();
             assertThat(probe(context, "readiness")).isEqualTo("UP");
 
-            guard.lost("machine id 9 was taken by another holder");
+            lose();
             assertThatThrownBy(snowflake::nextLong).isInstanceOf(MachineIdLostException.class);
             assertThat(readiness.check()).contains("the machine-id lease is not held",
-                    "taken by another holder");
+                    "restored or copied (afterRestore() was called)");
             assertThat(availability.getReadinessState()).isEqualTo(ReadinessState.REFUSING_TRAFFIC);
             assertThat(availability.getLivenessState()).isEqualTo(LivenessState.CORRECT);
             assertThat(probe(context, "readiness")).isEqualTo("OUT_OF_SERVICE");
@@ -193,7 +181,7 @@ class IdgenReadinessTest {
 
             // its own refusal, then the application's: the later one stands when ids can be made again
             AvailabilityChangeEvent.publish(context, ReadinessState.ACCEPTING_TRAFFIC);
-            guard.lost("test");
+            lose();
             readiness.check();
             hold();
             AvailabilityChangeEvent.publish(context, this, ReadinessState.REFUSING_TRAFFIC); // then the application refuses
@@ -217,7 +205,7 @@ class IdgenReadinessTest {
                     refused.countDown();
                 }
             });
-            guard.lost("taken");
+            lose();
             // real time, bounded: the daemon thread runs every 10 ms
             assertThat(refused.await(10, TimeUnit.SECONDS)).isTrue();
             assertThat(probe(context, "readiness")).isEqualTo("OUT_OF_SERVICE");
@@ -230,7 +218,7 @@ class IdgenReadinessTest {
             assertThat(context).hasNotFailed();
             assertThat(context).doesNotHaveBean(IdgenReadiness.class);
             started(context);
-            guard.lost("taken");
+            lose();
             assertThat(probe(context, "readiness")).isEqualTo("UP");
         });
         runner.withPropertyValues("idgen.readiness.check-every=5ms").run(context ->
@@ -252,7 +240,7 @@ class IdgenReadinessTest {
         runner.withPropertyValues(pairs.toArray(String[]::new)).run(context -> {
             assertThat(context).hasNotFailed();
             started(context);
-            guard.lost("taken");
+            lose();
             context.getBean(IdgenReadiness.class).check();
             assertThat(probe(context, "readiness")).isEqualTo("OUT_OF_SERVICE");
             // shown with show-details unset (never): the components, each with its status
@@ -279,7 +267,7 @@ class IdgenReadinessTest {
                 .withPropertyValues(pairs.toArray(String[]::new)).run(context -> {
                     assertThat(context).hasNotFailed();
                     started(context);
-                    guard.lost("taken");
+                    lose();
                     context.getBean(IdgenReadiness.class).check();
                     assertThat(probe(context, "readiness")).isEqualTo("OUT_OF_SERVICE");
                     assertThat(TestGeneration.componentStatuses(context, "readiness"))

@@ -1,8 +1,8 @@
 package dev.idgen.testkit.lease;
 
+import dev.idgen.lease.StoreLease;
 import dev.idgen.machine.MachineIdLeaseException;
 import dev.idgen.machine.spi.FencingLease;
-import dev.idgen.machine.spi.GuardedLease;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -126,12 +126,12 @@ public final class LeaseFleet {
      * @param reachable whether a release can reach the coordinator
      * @return the member
      */
-    public static Member member(Supplier<? extends GuardedLease> claim, Runnable die, BooleanSupplier reachable) {
+    public static Member member(Supplier<? extends StoreLease> claim, Runnable die, BooleanSupplier reachable) {
         Objects.requireNonNull(claim, "claim");
         Objects.requireNonNull(die, "die");
         Objects.requireNonNull(reachable, "reachable");
         return new Member() {
-            private volatile GuardedLease lease;
+            private volatile StoreLease lease;
 
             @Override
             public FencingLease acquire() {
@@ -151,7 +151,7 @@ public final class LeaseFleet {
 
             @Override
             public void close() {
-                GuardedLease l = lease;
+                StoreLease l = lease;
                 if (l != null && reachable.getAsBoolean()) {
                     l.close();
                 }

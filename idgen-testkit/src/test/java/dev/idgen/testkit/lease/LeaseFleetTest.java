@@ -4,12 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.idgen.machine.MachineIdLease;
+import dev.idgen.lease.InMemoryLeaseStore;
+import dev.idgen.lease.StoreLease;
 import dev.idgen.machine.MachineIdLeaseException;
 import dev.idgen.machine.spi.FencingLease;
-import dev.idgen.machine.spi.GuardedLease;
-import dev.idgen.machine.spi.LeaseGuard;
-import dev.idgen.machine.spi.LeaseTimings;
 import dev.idgen.machine.spi.MachineIdUser;
 import java.time.Duration;
 import java.time.Instant;
@@ -128,37 +126,28 @@ class LeaseFleetTest {
 
     @Test
     void aMemberAroundALeaseClaimsReadsItsFenceDiesAndReleasesOnlyWhileReachable() {
-        LeaseTimings timings = new LeaseTimings(Duration.ofSeconds(10), Duration.ofSeconds(2), Duration.ofSeconds(1),
-                Duration.ofMillis(500));
         InstantSource clock = InstantSource.fixed(Instant.ofEpochMilli(1_000_000));
-        int[] released = new int[1];
+        InMemoryLeaseStore store = new InMemoryLeaseStore(clock);
         boolean[] reachable = {true};
         int[] deaths = new int[1];
-        Supplier<GuardedLease> claim = () -> {
-            LeaseGuard guard = new LeaseGuard("machine id 4 in test", timings, clock);
-            guard.claimed(1_010_000, MachineIdLease.NO_MARK);
-            guard.acknowledged(1_010_000, MachineIdLease.NO_MARK);
-            return new GuardedLease(4, guard) {
-                @Override
-                public void close() {
-                    released[0]++;
-                    guard().release();
-                }
-            };
-        };
+        Supplier<StoreLease> claim = () -> StoreLease.builder(store).clock(clock).background(false)
+                .ttl(Duration.ofSeconds(10)).renewEvery(Duration.ofSeconds(2)).safetyMargin(Duration.ofSeconds(1))
+                .maxClockSkew(Duration.ofMillis(500)).machineId(4).acquire();
         LeaseFleet.Member m = LeaseFleet.member(claim, () -> deaths[0]++, () -> reachable[0]);
         m.close();
-        assertEquals(0, released[0], "nothing claimed, nothing released");
+        assertTrue(store.records().isEmpty(), "nothing claimed, nothing released");
         assertEquals(4, m.acquire().machineId());
-        assertEquals(Instant.ofEpochMilli(1_010_000 - 1_500), m.fence(), "the lease's own fence");
+        // headroom 10 - 2 x 2 - 2 x 0.5 - 1 = 4 s, a call at most a third of it: the silence bound is
+        // 2 s + 0.5 s + 2 x 1.333 s = 5.166 s after the confirming write, before expiry - skew - margin
+        assertEquals(Instant.ofEpochMilli(1_000_000 + 5_166), m.fence(), "the lease's own fence");
         m.die();
         assertEquals(1, deaths[0]);
         reachable[0] = false;
         m.close();
-        assertEquals(0, released[0], "a member cut off from its coordinator does not release");
+        assertEquals(1_010_000, store.records().get(4L).expiresMillis(), "a member cut off does not release");
         reachable[0] = true;
         m.close();
-        assertEquals(1, released[0]);
+        assertEquals(999_999, store.records().get(4L).expiresMillis(), "released: free from the store's now on");
     }
 
     @Test

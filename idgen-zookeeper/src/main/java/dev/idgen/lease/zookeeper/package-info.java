@@ -1,6 +1,6 @@
 /**
  * Machine-id leases on ZooKeeper through Apache Curator: {@link dev.idgen.lease.zookeeper.ZkMachineIdLease}
- * holds the lowest free id as an ephemeral node, fences its generator the moment the connection is
- * suspended or lost, and carries the high-water mark from one holder of an id to the next.
+ * keeps the lease records of core's one lease life ({@link dev.idgen.lease.StoreLease}) in persistent
+ * znodes, compared and replaced by versioned writes, with the leader's clock as the store's.
  */
 package dev.idgen.lease.zookeeper;

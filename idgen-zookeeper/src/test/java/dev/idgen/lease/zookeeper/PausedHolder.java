@@ -7,7 +7,6 @@ import java.io.BufferedOutputStream;
 import java.io.DataOutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.curator.framework.CuratorFramework;
@@ -21,7 +20,7 @@ import org.apache.curator.retry.RetryForever;
  * notices the gap itself (two calls more than a second apart), runs on for 1.5 s, prints what it
  * saw after the gap and exits.
  *
- * <p>Arguments: connect string, path, file for the IDs, session timeout in ms.
+ * <p>Arguments: connect string, path, file for the IDs.
  */
 final class PausedHolder {
 
@@ -32,16 +31,15 @@ final class PausedHolder {
         String connect = args[0];
         String path = args[1];
         Path out = Path.of(args[2]);
-        int sessionMs = Integer.parseInt(args[3]);
         CuratorFramework client = CuratorFrameworkFactory.builder().connectString(connect)
-                .sessionTimeoutMs(sessionMs).connectionTimeoutMs(1000).retryPolicy(new RetryForever(100)).build();
+                .sessionTimeoutMs(ZkTestServer.SESSION_MS).connectionTimeoutMs(1000).retryPolicy(new RetryForever(100))
+                .build();
         client.start();
         if (!client.blockUntilConnected(20, TimeUnit.SECONDS)) {
             System.out.println("FAILED not connected");
             System.exit(2);
         }
-        ZkMachineIdLease lease = ZkMachineIdLease.builder(client).path(path).maxMachineId(0)
-                .serverTickTime(Duration.ofMillis(200)).maxClockSkew(Duration.ofMillis(250)).acquire();
+        ZkMachineIdLease lease = ZkTestServer.lease(client, path).maxMachineId(0).acquire();
         SnowflakeGenerator ids = SnowflakeGenerator.builder().machineId(lease).build();
         SnowflakeLayout layout = ids.layout();
         long made = 0;

@@ -14,7 +14,6 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
@@ -25,26 +24,23 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.RetryForever;
-import org.apache.curator.test.InstanceSpec;
-import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A real stop-the-world pause longer than the session: a child JVM (same classpath) holds machine
- * id 0 against a ZooKeeper server in this JVM and writes every ID it makes to a file. The test stops
- * it with {@code SIGSTOP}, lets another client take the id once the session has expired and make
+ * A real stop-the-world pause longer than the lease: a child JVM (same classpath) holds machine id 0
+ * against a ZooKeeper server in this JVM and writes every ID it makes to a file. The test stops it
+ * with {@code SIGSTOP}, lets another client take the id once the child's claim has expired and make
  * IDs, then continues the child with {@code SIGCONT}. When it resumes, the child's application
- * thread runs before Curator's threads can tell it anything; the time fence refuses it anyway, and
- * the two sets of IDs are disjoint. Bounded to about 20 s of real time.
+ * thread runs before its lease's thread can renew; the time fence refuses it anyway, and the two
+ * sets of IDs are disjoint. Bounded to about 20 s of real time.
  */
+@Tag("slow")
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
 class ZkProcessPauseTest {
 
-    private static final int SESSION_MS = 3000;
     private static final Pattern DONE = Pattern.compile("DONE made=(\\d+) gapMs=(-?\\d+) afterGap=(\\d+)"
             + " afterGapPastFence=(\\d+) refusedAfterGap=(\\d+) firstRefusalMicros=(-?\\d+) state=(.*)");
 
@@ -52,13 +48,13 @@ class ZkProcessPauseTest {
     Path dir;
 
     @Test
-    void aHolderStoppedLongerThanItsSessionIsRefusedWhenItResumesAndRepeatsNoId() throws Exception {
-        try (TestingServer server = new TestingServer(new InstanceSpec(null, -1, -1, -1, true, -1, 200, -1), true)) {
+    void aHolderStoppedLongerThanItsLeaseIsRefusedWhenItResumesAndRepeatsNoId() throws Exception {
+        try (ZkTestServer zk = new ZkTestServer()) {
+            String path = zk.freshPath("paused");
             Path childIds = dir.resolve("child.ids");
             String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
             Process child = new ProcessBuilder(java, "-Xmx128m", "-cp", System.getProperty("java.class.path"),
-                    PausedHolder.class.getName(), server.getConnectString(), "/paused", childIds.toString(),
-                    Integer.toString(SESSION_MS))
+                    PausedHolder.class.getName(), zk.server().getConnectString(), path, childIds.toString())
                     .redirectError(ProcessBuilder.Redirect.DISCARD).start();
             BlockingQueue<String> lines = new LinkedBlockingQueue<>();
             Thread reader = new Thread(() -> {
@@ -82,75 +78,68 @@ class ZkProcessPauseTest {
                 signal("STOP", child.pid());
                 long stopped = System.nanoTime();
 
-                CuratorFramework b = CuratorFrameworkFactory.builder().connectString(server.getConnectString())
-                        .sessionTimeoutMs(SESSION_MS).connectionTimeoutMs(1000).retryPolicy(new RetryForever(100))
-                        .build();
-                try (b) {
-                    b.start();
-                    assertTrue(b.blockUntilConnected(10, TimeUnit.SECONDS));
-                    ZkMachineIdLease taken = null;
-                    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-                    while (taken == null) {
-                        try {
-                            taken = ZkMachineIdLease.builder(b).path("/paused").maxMachineId(0)
-                                    .serverTickTime(Duration.ofMillis(200)).maxClockSkew(Duration.ofMillis(250))
-                                    .acquire();
-                        } catch (MachineIdLeaseException e) {
-                            if (System.nanoTime() > deadline) {
-                                fail("the stopped child's id was never freed: " + e.getMessage());
-                            }
-                            Thread.sleep(50);
+                CuratorFramework b = zk.client();
+                ZkMachineIdLease taken = null;
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+                while (taken == null) {
+                    try {
+                        taken = ZkTestServer.lease(b, path).maxMachineId(0).acquire();
+                    } catch (MachineIdLeaseException e) {
+                        if (System.nanoTime() > deadline) {
+                            fail("the stopped child's id was never freed: " + e.getMessage());
                         }
+                        Thread.sleep(50);
                     }
-                    long takenAfter = (System.nanoTime() - stopped) / 1_000_000;
-                    try (ZkMachineIdLease lease = taken) {
-                        SnowflakeGenerator bIds = SnowflakeGenerator.builder().machineId(lease).build();
-                        Set<Long> bMade = new HashSet<>();
-                        AtomicBoolean stop = new AtomicBoolean();
-                        Thread bThread = new Thread(() -> {
-                            while (!stop.get()) {
-                                for (int i = 0; i < 200; i++) {
-                                    bMade.add(bIds.nextLong());
-                                }
-                                LockSupport.parkNanos(1_000_000);
+                }
+                long takenAfter = (System.nanoTime() - stopped) / 1_000_000;
+                try (ZkMachineIdLease lease = taken) {
+                    SnowflakeGenerator bIds = SnowflakeGenerator.builder().machineId(lease).build();
+                    Set<Long> bMade = new HashSet<>();
+                    AtomicBoolean stop = new AtomicBoolean();
+                    Thread bThread = new Thread(() -> {
+                        while (!stop.get()) {
+                            for (int i = 0; i < 200; i++) {
+                                bMade.add(bIds.nextLong());
                             }
-                        }, "holder-b");
-                        bThread.start();
-                        Thread.sleep(800);
+                            LockSupport.parkNanos(1_000_000);
+                        }
+                    }, "holder-b");
+                    bThread.start();
+                    Thread.sleep(800);
 
-                        signal("CONT", child.pid());
-                        long continued = System.nanoTime();
-                        String done = lines.poll(30, TimeUnit.SECONDS);
-                        stop.set(true);
-                        bThread.join();
-                        assertNotNull(done, "the child did not finish after SIGCONT");
-                        Matcher m = DONE.matcher(done);
-                        assertTrue(m.matches(), done);
-                        assertTrue(child.waitFor(10, TimeUnit.SECONDS));
+                    signal("CONT", child.pid());
+                    long continued = System.nanoTime();
+                    String done = lines.poll(30, TimeUnit.SECONDS);
+                    stop.set(true);
+                    bThread.join();
+                    assertNotNull(done, "the child did not finish after SIGCONT");
+                    Matcher m = DONE.matcher(done);
+                    assertTrue(m.matches(), done);
+                    assertTrue(child.waitFor(10, TimeUnit.SECONDS));
 
-                        Set<Long> childMade = readIds(childIds);
-                        long made = Long.parseLong(m.group(1));
-                        long gapMs = Long.parseLong(m.group(2));
-                        long afterGap = Long.parseLong(m.group(3));
-                        long pastFence = Long.parseLong(m.group(4));
-                        long refused = Long.parseLong(m.group(5));
-                        long firstRefusalMicros = Long.parseLong(m.group(6));
-                        assertEquals(made, childMade.size(), "every ID the child made is in its file, once");
-                        assertTrue(made > 1000, "the child made IDs before the pause: " + made);
-                        assertTrue(gapMs > SESSION_MS, "the child saw its pause: " + gapMs + " ms");
-                        assertTrue(refused > 0, "the child was refused after it resumed: " + done);
-                        assertEquals(0, pastFence, "IDs the child returned after resuming past its fence");
-                        assertTrue(bMade.size() > 1000, "the new holder made IDs: " + bMade.size());
-                        Set<Long> both = new HashSet<>(childMade);
-                        both.retainAll(bMade);
-                        assertEquals(Set.of(), both, "IDs made by both holders");
-                        System.out.printf("SIGSTOP %d ms (session %d ms): new holder given the id after %d ms;"
-                                + " after SIGCONT the child returned %d IDs (%d past its fence), was refused %d"
-                                + " times, first refusal %d us after resuming; %d child IDs and %d new-holder IDs,"
-                                + " 0 in common; child finished %d ms after SIGCONT%n",
-                                gapMs, SESSION_MS, takenAfter, afterGap, pastFence, refused, firstRefusalMicros,
-                                childMade.size(), bMade.size(), (System.nanoTime() - continued) / 1_000_000);
-                    }
+                    Set<Long> childMade = readIds(childIds);
+                    long made = Long.parseLong(m.group(1));
+                    long gapMs = Long.parseLong(m.group(2));
+                    long afterGap = Long.parseLong(m.group(3));
+                    long pastFence = Long.parseLong(m.group(4));
+                    long refused = Long.parseLong(m.group(5));
+                    long firstRefusalMicros = Long.parseLong(m.group(6));
+                    assertEquals(made, childMade.size(), "every ID the child made is in its file, once");
+                    assertTrue(made > 1000, "the child made IDs before the pause: " + made);
+                    assertTrue(gapMs > ZkTestServer.TTL.toMillis(), "the child saw its pause: " + gapMs + " ms");
+                    assertTrue(refused > 0, "the child was refused after it resumed: " + done);
+                    assertEquals(0, pastFence, "IDs the child returned after resuming past its fence");
+                    assertTrue(bMade.size() > 1000, "the new holder made IDs: " + bMade.size());
+                    Set<Long> both = new HashSet<>(childMade);
+                    both.retainAll(bMade);
+                    assertEquals(Set.of(), both, "IDs made by both holders");
+                    System.out.printf("SIGSTOP %d ms (ttl %d ms): new holder given the id after %d ms;"
+                            + " after SIGCONT the child returned %d IDs (%d past its fence), was refused %d"
+                            + " times, first refusal %d us after resuming; %d child IDs and %d new-holder IDs,"
+                            + " 0 in common; child finished %d ms after SIGCONT%n",
+                            gapMs, ZkTestServer.TTL.toMillis(), takenAfter, afterGap, pastFence, refused,
+                            firstRefusalMicros, childMade.size(), bMade.size(),
+                            (System.nanoTime() - continued) / 1_000_000);
                 }
             } finally {
                 if (child.isAlive()) {

@@ -3,6 +3,7 @@ package dev.idgen.examples.orders;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.idgen.machine.MachineIdLease;
 import dev.idgen.testsupport.TestPostgres;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -89,11 +90,12 @@ class OrdersServiceTest {
     static void releaseTheLeaseAndDropTheSchema() throws SQLException {
         try {
             if (app != null) {
+                long id = machineId();
                 app.close();
                 // shutdown released the lease: its row expired at once instead of after the TTL
                 try (Connection c = connect(); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(
                         "SELECT expires_ms - (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::bigint FROM " + SCHEMA
-                                + ".idgen_orders_lease")) {
+                                + ".idgen_orders_lease WHERE machine_id = " + id)) {
                     assertThat(rs.next()).isTrue();
                     assertThat(rs.getLong(1)).as("lease row released at shutdown").isNegative();
                 }
@@ -196,7 +198,8 @@ class OrdersServiceTest {
         // another holder takes the row over (as after a long pause of this process)
         try (Connection c = connect(); Statement st = c.createStatement()) {
             assertThat(st.executeUpdate("UPDATE " + SCHEMA + ".idgen_orders_lease"
-                    + " SET owner = 'another-holder', token = token + 1")).isEqualTo(1);
+                    + " SET owner = 'another-holder', token = token + 1, nonce = nonce + 1 WHERE machine_id = "
+                    + machineId())).isEqualTo(1);
         }
         await("health OUT_OF_SERVICE", () -> status().equals("OUT_OF_SERVICE"));
         assertThat(get("/actuator/health").path("components").path("idgen").path("status").text())
@@ -228,6 +231,11 @@ class OrdersServiceTest {
         HttpResponse<String> r = post("customer-back", "sku-back", 1);
         assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
         assertThat(Long.parseLong(Json.parse(r.body()).path("id").text())).isGreaterThan(lastBefore);
+    }
+
+    /** {@return the machine id the instance's lease holds: its row in the lease table} */
+    private static long machineId() {
+        return app.getBean(MachineIdLease.class).machineId();
     }
 
     private String status() {

@@ -1,10 +1,16 @@
--- idgen machine-id leases, PostgreSQL. ${table} is replaced by the configured table name.
--- Times are Unix milliseconds from the database's own clock; high_water_mark is the last Unix
--- millisecond any holder of the id covered with an ID (-9223372036854775808 = none yet).
--- nonce: random, rewritten by every claim and renewal by compare-and-set, so of two copies of one
--- process image (a restored snapshot) only one can renew. fence_offset_ms: the writer's
--- maxClockSkew + safetyMargin, so a claimer with other settings still starts above its fence.
-CREATE TABLE IF NOT EXISTS ${table} (
+-- idgen machine-id leases, PostgreSQL. ${table} is replaced by the table name. Run it once, on
+-- a database without the table: if the table exists the CREATE fails and nothing is inserted.
+-- A row per machine id (owner, token: the holder and its claim count; nonce: replaced and compared
+-- by every write; expires_ms: end of the claim, Unix ms by the database's clock; high_water_mark:
+-- the last ms any holder's IDs may carry; fence_offset_ms: how far before expires_ms the writer's
+-- fence stood; acquired_ms: when the row was created or last claimed). The row machine_id = -1 is
+-- the namespace: owner = the Snowflake layout signature ('' until the first claim names it), token
+-- = the highest machine id with a row, high_water_mark = the database time from which the rows
+-- the lease creates are free, expires_ms = the largest BIGINT (never a free id). Inserted with the
+-- table, it proves the table new; a table without it (TRUNCATE, a partial restore) counts as
+-- emptied, and new rows are free only one ttl later. Never insert it by hand into a used table.
+BEGIN;
+CREATE TABLE ${table} (
     machine_id      INTEGER      NOT NULL PRIMARY KEY,
     owner           VARCHAR(255) NOT NULL,
     token           BIGINT       NOT NULL,
@@ -13,4 +19,8 @@ CREATE TABLE IF NOT EXISTS ${table} (
     high_water_mark BIGINT       NOT NULL,
     nonce           BIGINT       DEFAULT 0 NOT NULL,
     fence_offset_ms BIGINT       DEFAULT 0 NOT NULL
-)
+);
+INSERT INTO ${table} (machine_id, owner, token, acquired_ms, expires_ms, high_water_mark, nonce, fence_offset_ms)
+VALUES (-1, '', -1, CAST(EXTRACT(EPOCH FROM CURRENT_TIMESTAMP) * 1000 AS BIGINT), 9223372036854775807,
+        -9223372036854775808, 0, 0);
+COMMIT;
