@@ -147,4 +147,21 @@ class ClaimTest {
         assertEquals(T0 + TTL, f.memory.readNamespace().trustedFromMillis());
         assertEquals(LeaseState.CLAIMING, a.phase(), a.state());
     }
+
+    @Test
+    void aStoreThatLosesARecordEachTimeItIsWrittenAgainEndsTheClaimAfterABoundedNumberOfChanges() {
+        FaultyStore s = f.store();
+        namespaceOfHeldIds(SnowflakeLayout.TWITTER, 3);
+        f.memory.forget(1);
+        int[] rewrites = {0};
+        s.afterExtend = () -> { // something keeps deleting the record of id 1 behind the lease's back
+            rewrites[0]++;
+            f.memory.forget(1);
+        };
+        MachineIdLeaseException e = assertThrows(MachineIdLeaseException.class, () -> f.lease(s, "A").acquire());
+        // ids 0..3 are one batch of 64: one extension and one rewrite of it, and one more look per
+        // claim round (4 ids, 5 rounds) make 7 changes a claim puts up with; the 8th ends it
+        assertTrue(e.getMessage().startsWith("The namespace in test changed 8 times during one claim"), e.getMessage());
+        assertEquals(8, rewrites[0], "each change was one rewrite of the lost record");
+    }
 }
