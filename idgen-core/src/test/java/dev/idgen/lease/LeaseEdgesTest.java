@@ -12,6 +12,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idgen.machine.MachineIdLeaseException;
 import dev.idgen.snowflake.SnowflakeGenerator;
+import java.time.Instant;
+import java.time.InstantSource;
 import java.util.Collections;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -73,6 +75,32 @@ class LeaseEdgesTest {
         assertTrue(a.renewNow(), a.state());
         assertEquals(T0 + SILENCE, a.fence().toEpochMilli());
         assertTrue(LeaseFixture.millisOf(g, g.nextLong()) > floor);
+    }
+
+    @Test
+    void aLeaseWithItsOwnThreadReturnsFromAcquireHeldOnceItsFloorPasses() {
+        FaultyStore s = f.store();
+        s.restartedAt = T0 - TTL + 51; // the floor: T0 + 50
+        // the lease's clock moves a millisecond at each read, so its floor passes without the test moving it
+        InstantSource ticking = new InstantSource() {
+            @Override
+            public long millis() {
+                f.clock.advance(1);
+                return f.clock.millis();
+            }
+
+            @Override
+            public Instant instant() {
+                return Instant.ofEpochMilli(millis());
+            }
+        };
+        StoreLease a = f.lease(s, "A").clock(ticking).background(true).acquire();
+        try {
+            assertEquals(LeaseState.HELD, a.phase(), "acquire waits while the claim waits for its floor");
+            assertTrue(f.clock.millis() > T0 + 50);
+        } finally {
+            a.close();
+        }
     }
 
     @Test
