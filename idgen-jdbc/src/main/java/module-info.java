@@ -5,7 +5,7 @@
  * {@link javax.sql.DataSource}. {@link dev.idgen.segment.jdbc.JdbcSegmentSource} grants segment ranges
  * (dense numbers) from a table of counters.
  */
-module dev.idgen.lease.jdbc {
+module dev.idgen.jdbc {
     requires transitive dev.idgen.core;
     requires transitive java.sql;
     requires org.slf4j;

@@ -1,7 +1,7 @@
 /**
  * idgen testkit: what tests of code that makes IDs need. The model of what a key does to a B+ tree
- * index lives in idgen-index ({@code dev.idgen.index.model}), a dependency of this artifact that this
- * module does not re-export.
+ * index is not here: it is idgen-index's ({@code dev.idgen.index.model}), which the testkit does not
+ * depend on.
  *
  * <ul>
  *   <li>{@link dev.idgen.testkit.clock} - controllable clocks that let generators wait without

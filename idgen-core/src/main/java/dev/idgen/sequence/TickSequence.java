@@ -38,8 +38,10 @@ import org.slf4j.LoggerFactory;
  * {@link ClockBackwardsPolicy} exactly as after a clock step back, and a refusal names the mark.
  *
  * <p><b>Fast path.</b> The common case (the clock is in a later tick, or in the last tick with
- * counters left) costs one clock read, one volatile read and one CAS, and allocates nothing; it
- * counts nothing either. Everything else is the slow path ({@code slowTick}).
+ * counters left) costs one clock read, one range check of the reading (one unsigned compare; no
+ * division when a tick is one millisecond), one volatile read of the state and one CAS, and
+ * allocates nothing; it counts nothing either. The limit ({@link #limitTo(long)}) and the step-back
+ * flag are read once per new tick. Everything else is the slow path ({@code slowTick}).
  *
  * <p><b>Waits.</b> A call waits when the last tick's counter ran out (for the next tick), or when
  * the clock is behind the last tick within a {@code waitUpTo} bound. Every wait:
@@ -73,8 +75,9 @@ public final class TickSequence extends TickSequenceRightPad {
     private static final long NOTHING_ISSUED = -1L;
 
     /**
-     * What {@link #next(long)} and {@link #nextBlock(int, long)} return when the pair would reach
-     * their limit: negative, so never a value (ticks and counters are not negative).
+     * What {@link #next()} and {@link #nextBlock(int)} return when the pair would move the state to
+     * or past the limit ({@link #limitTo(long)}): negative, so never a value (ticks and counters are
+     * not negative).
      */
     public static final long REFUSED = Long.MIN_VALUE;
 
@@ -86,6 +89,13 @@ public final class TickSequence extends TickSequenceRightPad {
 
     private final TickSpace space;
     private final InstantSource clock;
+    /** The space, unpacked for the fast path: its epoch, ... */
+    private final long epochMillis;
+    /** ... the milliseconds from its epoch to its last millisecond ({@code >= 0}), ... */
+    private final long spanMillis;
+    /** ... its tick length, and whether that is one millisecond (no division). */
+    private final long tickMillis;
+    private final boolean unitTicks;
     private final LongSupplier nanoTime;
     private final int counterBits;
     private final long counterMask;
@@ -100,6 +110,12 @@ public final class TickSequence extends TickSequenceRightPad {
     private final Logger log;
     private final Counters counters = new Counters();
 
+    /**
+     * The first tick the state may not move into ({@link #limitTo(long)}). Read only when a call
+     * would move the state to a later tick (once per tick, and on the slow path), never when it
+     * takes a further counter of the last tick.
+     */
+    private volatile long limitTick = Long.MAX_VALUE;
     /** Set while a step back is being handled, so that it is logged once; cleared on a new tick. */
     private volatile boolean stepBackLogged;
     /** The state {@link #skipThrough(long)} last stored, and the mark it stored it for. */
@@ -112,6 +128,10 @@ public final class TickSequence extends TickSequenceRightPad {
     private TickSequence(Builder b) {
         this.space = b.space;
         this.clock = b.clock;
+        this.epochMillis = space.epochMillis();
+        this.spanMillis = space.lastMillis(space.maxTick()) - space.epochMillis();
+        this.tickMillis = space.tickMillis();
+        this.unitTicks = tickMillis == 1;
         this.nanoTime = b.nanoTime;
         this.counterBits = space.counterBits();
         this.counterMask = space.counterMask();
@@ -151,22 +171,25 @@ public final class TickSequence extends TickSequenceRightPad {
      *     for the clock reached its bound, or the thread is interrupted while waiting for the clock
      */
     public long next() {
-        return take(1, Long.MAX_VALUE);
+        return take(1);
     }
 
     /**
-     * Takes the next (tick, counter) pair if its tick is below {@code limitTick}; otherwise takes
-     * nothing. The limit is checked before the CAS, so a refused call leaves the state as it was:
-     * a caller whose IDs are fenced at a tick (a machine-id lease) cannot push the state, and with
-     * it the high-water mark it records, past the fence by calling again and again.
+     * Sets the first tick the state may not move into, for a caller whose IDs are fenced at a tick
+     * (a machine-id lease): from then on a call that would move the state into that tick or a later
+     * one takes nothing and returns {@link #REFUSED}, so calling again and again cannot push the
+     * state, and with it the high-water mark the lease records, past the fence. The limit is checked
+     * before the CAS, and only when the state would move to a new tick: a call may still take a
+     * further counter of the last tick when that tick is at or past the limit, which moves no mark
+     * (a mark is a whole tick), so the caller must check the tick of every value it gets.
      *
-     * @param limitTick the first tick that must not be taken; {@link Long#MAX_VALUE} for none
-     * @return as {@link #next()}, or {@link #REFUSED} when the pair would lie at or past the limit
-     * @throws ClockMovedBackwardsException as {@link #next()}
-     * @throws IllegalStateException as {@link #next()}
+     * <p>A filter, not the fence itself: a call that read the limit before it moved may take a
+     * value past the new limit. Never set by UUIDv7 or ULID ({@link Long#MAX_VALUE}, no limit).
+     *
+     * @param tick the first tick the state may not move into; {@link Long#MAX_VALUE} for none
      */
-    public long next(long limitTick) {
-        return take(1, limitTick);
+    public void limitTo(long tick) {
+        limitTick = tick;
     }
 
     /**
@@ -188,23 +211,7 @@ public final class TickSequence extends TickSequenceRightPad {
         if (n < 1) {
             throw new IllegalArgumentException("block size " + n + " is outside the allowed range 1.." + Integer.MAX_VALUE);
         }
-        return take(n, Long.MAX_VALUE);
-    }
-
-    /**
-     * {@link #nextBlock(int)} below a limit, as {@link #next(long)}: a block whose tick would reach
-     * {@code limitTick} is not taken.
-     *
-     * @param n how many values are wanted, 1 or more
-     * @param limitTick the first tick that must not be taken
-     * @return as {@link #nextBlock(int)}, or {@link #REFUSED}
-     * @throws IllegalArgumentException if {@code n} is less than 1
-     */
-    public long nextBlock(int n, long limitTick) {
-        if (n < 1) {
-            throw new IllegalArgumentException("block size " + n + " is outside the allowed range 1.." + Integer.MAX_VALUE);
-        }
-        return take(n, limitTick);
+        return take(n);
     }
 
     /**
@@ -224,16 +231,26 @@ public final class TickSequence extends TickSequenceRightPad {
      * for a single value, then the CAS stores the block's last value, so the whole block
      * {@code (prev, stored]} belongs to this call.
      */
-    private long take(long n, long limitTick) {
-        final long reading = currentTick();
+    private long take(long n) {
+        final long millis = clock.millis();
+        final long since = millis - epochMillis;
+        // one unsigned compare: since is in 0..spanMillis exactly when the clock is inside the
+        // space (a reading before the epoch wraps to a value above any span); tickAt() throws
+        final long reading = Long.compareUnsigned(since, spanMillis) <= 0
+                ? (unitTicks ? since : since / tickMillis)
+                : tickAt(millis);
         long now = reading;
         for (;;) {
             final long prev = state;
             final long last = prev >> counterBits;
             long first;
             if (now > last) {
+                if (now >= limitTick) {
+                    return REFUSED; // checked before the CAS: a refused call records nothing
+                }
                 first = now << counterBits | counterStart.draw();
             } else if (now == last && (prev & counterMask) != counterMask) {
+                // the last tick again: no new tick, so no limit to check (see limitTo)
                 first = prev + 1;
             } else {
                 boolean exhausted = (prev & counterMask) == counterMask;
@@ -259,11 +276,8 @@ public final class TickSequence extends TickSequenceRightPad {
                 }
                 continue;
             }
-            if (now >= limitTick) {
-                return REFUSED; // checked before the CAS: a refused call records nothing
-            }
             // the block never leaves first's tick: its end is at most the tick's last counter
-            if (STATE.compareAndSet(this, prev, blockEnd(first, n))) {
+            if (STATE.compareAndSet(this, prev, n == 1 ? first : blockEnd(first, n))) {
                 if (now > last && now == reading && stepBackLogged) {
                     // the clock itself has passed the last tick: a step back is over
                     stepBackLogged = false;

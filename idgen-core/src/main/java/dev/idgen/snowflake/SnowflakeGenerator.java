@@ -23,8 +23,9 @@ import java.util.function.LongSupplier;
  * field are fixed when the generator is built, so the order costs nothing per ID.
  *
  * <p>Thread-safe and lock-free: {@link #nextLong()} reads the clock once, takes its (tick, sequence)
- * pair from one CAS on a padded, packed {@code long}, then compares that tick with the machine-id
- * lease's fence (one volatile read); it allocates nothing. IDs from one generator are unique and strictly increasing in the order the
+ * pair from one CAS on a padded, packed {@code long}, then reads the machine id and the ticks it
+ * may stamp (one volatile read) and checks that tick against both ends with one compare; it
+ * allocates nothing. IDs from one generator are unique and strictly increasing in the order the
  * calls return, under every {@link ClockBackwardsPolicy}.
  *
  * <p>When the sequence of a tick is exhausted (4,096 IDs in one millisecond with Twitter's layout)
@@ -50,6 +51,9 @@ public final class SnowflakeGenerator implements LongIdGenerator {
     private final int timestampShift;
     private final int sequenceShift;
     private final int machineShift;
+    /** How the sequence packs a pair: the counter's bits and its mask (copied, one load fewer). */
+    private final int counterBits;
+    private final long counterMask;
     /**
      * The machine id in force and the ticks it may stamp, as one immutable value: a fixed id holds
      * every tick for ever; a lease replaces the whole value on each fence move and each claim
@@ -64,6 +68,8 @@ public final class SnowflakeGenerator implements LongIdGenerator {
         this.timestampShift = layout.timestampShift();
         this.sequenceShift = layout.sequenceShift();
         this.machineShift = layout.machineShift();
+        this.counterBits = layout.sequenceBits();
+        this.counterMask = (1L << counterBits) - 1;
         TickSpace space = new TickSpace(layout.epoch().toEpochMilli(), layout.tickMillis(),
                 layout.maxTimestamp(), layout.sequenceBits());
         this.sequence = TickSequence.builder(space, b.clock)
@@ -78,7 +84,9 @@ public final class SnowflakeGenerator implements LongIdGenerator {
         this.sequence.skipThrough(lease.highWaterMark());
         // a lease that can be lost opens the fence itself when the generator attaches to it
         long id = lease.machineId();
-        this.holding = new Holding(id, id << machineShift, 0, lease instanceof FencingLease ? 0 : Long.MAX_VALUE);
+        long fence = lease instanceof FencingLease ? 0 : Long.MAX_VALUE;
+        this.sequence.limitTo(fence);
+        this.holding = new Holding(id, id << machineShift, 0, fence);
     }
 
     /**
@@ -87,18 +95,31 @@ public final class SnowflakeGenerator implements LongIdGenerator {
      * so a (tick, sequence) pair taken under an earlier claim, by a call paused until after the
      * claim, is never stamped with the new claim's id: that tick may belong to the id's previous
      * holder, and under a new id it could sort below IDs already returned.
+     *
+     * <p>{@code ticks} is {@code fenceTick - firstTick} (0 when the fence is at or below the first
+     * tick), so that one unsigned compare, {@code tick - firstTick < ticks}, checks both ends.
      */
     private static final class Holding {
         final long machineId;
         final long machineField;
         final long firstTick;
         final long fenceTick;
+        final long ticks;
 
         Holding(long machineId, long machineField, long firstTick, long fenceTick) {
             this.machineId = machineId;
             this.machineField = machineField;
             this.firstTick = firstTick;
             this.fenceTick = fenceTick;
+            this.ticks = fenceTick > firstTick ? fenceTick - firstTick : 0;
+        }
+
+        /**
+         * Whether {@code tick} may be stamped with this machine id: {@code firstTick <= tick <
+         * fenceTick}. False for the tick of {@link TickSequence#REFUSED} (far below 0).
+         */
+        boolean admits(long tick) {
+            return Long.compareUnsigned(tick - firstTick, ticks) < 0;
         }
     }
 
@@ -125,21 +146,26 @@ public final class SnowflakeGenerator implements LongIdGenerator {
     @Override
     public long nextLong() {
         for (;;) {
-            // The sequence takes no pair at or past the fence (checked before its CAS), so refused
-            // calls never raise the mark a lease records; that read may be stale, and is only a filter.
-            long pair = sequence.next(holding.fenceTick);
-            // Act, then check: the holding read after the CAS decides. Its fence is compared with the
-            // tick this ID carries, so a call paused anywhere before this line is judged by the time
-            // it stamps; and the ID carries that holding's machine id. The read also keeps this
+            // The sequence moves to no tick at or past its limit, a copy of the fence (checked before
+            // its CAS, once per new tick), so refused calls never raise the mark a lease records; the
+            // copy may be stale, and is only a filter.
+            long pair = sequence.next();
+            // Act, then check: the holding read after the CAS decides, and it is the only read of it.
+            // Its ends are compared with the tick this ID carries, so a call paused anywhere before
+            // this line is judged by the time it stamps; and the ID carries that holding's machine id.
+            // The swap keeps this safe because a holding is immutable and replaced whole: the fence is
+            // shut before a new id's first tick is read, and that first tick lies above every pair
+            // taken before it, so a pair taken under the old claim either meets the old holding (old
+            // id) or fails the new one's first tick, never the new id. The read also keeps this
             // generator reachable until the pair is taken, which the fixed-id registry (a weak
             // reference) relies on.
             Holding h = holding;
-            long tick = sequence.tickOf(pair);
+            long tick = pair >> counterBits;
+            if (h.admits(tick)) {
+                return tick << timestampShift | h.machineField | (pair & counterMask) << sequenceShift;
+            }
             if (pair == TickSequence.REFUSED || tick >= h.fenceTick) {
                 throw new MachineIdLostException(lease);
-            }
-            if (tick >= h.firstTick) {
-                return tick << timestampShift | h.machineField | sequence.counterOf(pair) << sequenceShift;
             }
             // taken before the machine id was claimed again: drop it, take a later one
         }
@@ -170,19 +196,19 @@ public final class SnowflakeGenerator implements LongIdGenerator {
         int i = 0;
         while (i < out.length) {
             int wanted = out.length - i;
-            long first = sequence.nextBlock(wanted, holding.fenceTick);
+            long first = sequence.nextBlock(wanted);
             // act, then check, as in nextLong(): against the tick of the IDs just taken
             Holding h = holding;
-            long tick = sequence.tickOf(first);
-            if (first == TickSequence.REFUSED || tick >= h.fenceTick) {
-                throw new MachineIdLostException(lease);
-            }
-            if (tick < h.firstTick) {
+            long tick = first >> counterBits;
+            if (!h.admits(tick)) {
+                if (first == TickSequence.REFUSED || tick >= h.fenceTick) {
+                    throw new MachineIdLostException(lease);
+                }
                 continue; // taken before the machine id was claimed again, as in nextLong()
             }
             int size = sequence.blockSize(first, wanted);
             long base = tick << timestampShift | h.machineField;
-            long counter = sequence.counterOf(first);
+            long counter = first & counterMask;
             for (int end = i + size; i < end; i++, counter++) {
                 out[i] = base | counter << sequenceShift;
             }
@@ -256,6 +282,8 @@ public final class SnowflakeGenerator implements LongIdGenerator {
             // computed without overflow for any long (before the epoch: 0, every tick refused)
             long fenceTick = unixMillis == Long.MAX_VALUE ? Long.MAX_VALUE
                     : Math.max(0, sequence.space().clampedTickAt(unixMillis));
+            // the sequence's limit is only a filter (see nextLong); the holding decides
+            sequence.limitTo(fenceTick);
             Holding h = holding;
             holding = new Holding(h.machineId, h.machineField, h.firstTick, fenceTick);
         }
@@ -273,6 +301,7 @@ public final class SnowflakeGenerator implements LongIdGenerator {
             }
             // Shut first, so no call stamps anything while the new first tick is read; then start
             // past every tick taken so far (the lease raised the mark before this call).
+            sequence.limitTo(0);
             Holding h = holding;
             holding = new Holding(h.machineId, h.machineField, h.firstTick, 0);
             long first = sequence.lastTick() + 1;

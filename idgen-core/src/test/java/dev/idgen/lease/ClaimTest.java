@@ -147,4 +147,57 @@ class ClaimTest {
         assertEquals(T0 + TTL, f.memory.readNamespace().trustedFromMillis());
         assertEquals(LeaseState.CLAIMING, a.phase(), a.state());
     }
+
+    @Test
+    void aStoreThatLosesARecordEachTimeItIsWrittenAgainEndsTheClaimAfterABoundedNumberOfChanges() {
+        FaultyStore s = f.store();
+        namespaceOfHeldIds(SnowflakeLayout.TWITTER, 3);
+        f.memory.forget(1);
+        int[] rewrites = {0};
+        s.afterExtend = () -> { // something keeps deleting the record of id 1 behind the lease's back
+            rewrites[0]++;
+            f.memory.forget(1);
+        };
+        MachineIdLeaseException e = assertThrows(MachineIdLeaseException.class, () -> f.lease(s, "A").acquire());
+        // ids 0..3 are one batch of 64: one extension and one rewrite of it, and one more look per
+        // claim round (4 ids, 5 rounds) make 7 changes a claim puts up with; the 8th ends it
+        assertTrue(e.getMessage().startsWith("The namespace in test changed 8 times during one claim"), e.getMessage());
+        assertEquals(8, rewrites[0], "each change was one rewrite of the lost record");
+    }
+
+    /** Ids 0..15, each free since long ago, id {@code i} with the mark {@code marks[i]}, and its own nonce. */
+    private void freeIdsWithMarks(long... marks) {
+        NamespaceRecord ns = f.memory.readNamespace();
+        int last = marks.length - 1;
+        f.memory.extend(ns.nonce(), new NamespaceRecord(SnowflakeLayout.TWITTER.signature(), last, ns.nonce() + 1,
+                Long.MIN_VALUE), 0, last, new LeaseRecord("other", 1, 5, T0 - 60_000, Long.MIN_VALUE, 700));
+        for (int id = 0; id <= last; id++) {
+            f.memory.replace(id, 5, new LeaseRecord("other", 1, 100 + id, T0 - 60_000, marks[id], 700));
+        }
+    }
+
+    @Test
+    void anIdWhoseFloorIsTheCurrentMillisecondWaitsBehindOneWhoseFloorHasPassed() {
+        freeIdsWithMarks(T0, T0 - 10); // the store's clock reads T0
+        StoreLease a = f.lease("A").maxMachineId(1).acquire();
+        assertEquals(1, a.machineId(), "an ID at T0 may repeat one of id 0's last holder");
+        assertTrue(a.isHeld(), a.state());
+    }
+
+    @Test
+    void aCandidateReorderedAfterALostRoundIsClaimedWithItsOwnRecordsFloor() {
+        long[] marks = LongStream.range(0, 16).map(id -> T0 + 100 + id).toArray();
+        freeIdsWithMarks(marks);
+        FaultyStore s = f.store();
+        s.claimsToLose = 16 + 14; // all of the first round, then all but the last try of the second
+        StoreLease a = f.lease(s, "A").maxMachineId(15).acquire();
+        assertEquals(31, s.claimsTried.size());
+        assertEquals((long) s.claimsTried.get(30), a.machineId());
+        // each claim writes its floor as the mark: the id's own mark (believed, within the skew bound)
+        for (int i = 0; i < 31; i++) {
+            long id = s.claimsTried.get(i);
+            assertEquals(T0 + 100 + id, s.writes.get(i).markMillis(), "claim " + i + " of id " + id);
+        }
+        assertEquals(T0 + 100 + a.machineId(), f.memory.records().get(a.machineId()).markMillis());
+    }
 }

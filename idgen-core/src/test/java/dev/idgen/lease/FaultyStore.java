@@ -22,6 +22,8 @@ final class FaultyStore implements LeaseStore {
     volatile boolean loseNextWrite;
     /** How far the store's clock reads from the local clock. */
     volatile long clockOffset;
+    /** How much later than it was asked the store's clock answers, in the local clock: a slow round trip. */
+    volatile long roundTripMillis;
     /** The store's last start, in its clock, or Long.MIN_VALUE when it keeps what it acknowledged. */
     volatile long restartedAt = Long.MIN_VALUE;
     /** While set, time() tells this latch it was entered, then waits for the second one (a store that hangs). */
@@ -41,6 +43,8 @@ final class FaultyStore implements LeaseStore {
     volatile Runnable onLostClaim;
     /** Run inside each replace that reaches the store, before it writes: what another caller does meanwhile. */
     volatile Runnable duringReplace;
+    /** Run after each read of records that reaches the store, before it answers: what happens next on the way. */
+    volatile Runnable afterRead;
     /** Run after each extend that reaches the store: what another process does meanwhile. */
     volatile Runnable afterExtend;
     /** The ids each claim tried, in order, won or lost. */
@@ -81,8 +85,8 @@ final class FaultyStore implements LeaseStore {
             }
         }
         StoreTime t = store.time();
-        return new StoreTime(t.storeMillis() + clockOffset, t.localBeforeMillis(), t.localAfterMillis(), restartedAt,
-                true);
+        return new StoreTime(t.storeMillis() + clockOffset, t.localBeforeMillis(),
+                t.localAfterMillis() + roundTripMillis, restartedAt, true);
     }
 
     @Override
@@ -118,7 +122,12 @@ final class FaultyStore implements LeaseStore {
         if (toId - fromId + 1 > 1024) {
             throw new IllegalArgumentException("read of ids " + fromId + ".." + toId + ": the SPI allows 1024 at most");
         }
-        return store.read(fromId, toId);
+        SortedMap<Long, LeaseRecord> found = store.read(fromId, toId);
+        Runnable after = afterRead;
+        if (after != null) {
+            after.run();
+        }
+        return found;
     }
 
     @Override

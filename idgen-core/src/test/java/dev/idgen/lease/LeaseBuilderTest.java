@@ -113,6 +113,20 @@ class LeaseBuilderTest {
     }
 
     @Test
+    void aNewNamespaceIsMarkedWithARandomNonce() {
+        java.util.Set<Long> nonces = new java.util.HashSet<>();
+        for (int i = 0; i < 32; i++) {
+            InMemoryLeaseStore fresh = new InMemoryLeaseStore(InstantSource.system());
+            fresh.forgetAll(); // no namespace record: a store that was never used
+            assertTrue(StoreLease.builder(fresh).background(false).initializeNewNamespace());
+            long nonce = fresh.readNamespace().nonce();
+            assertNotEquals(0, nonce, "0 is no nonce any write draws");
+            nonces.add(nonce);
+        }
+        assertEquals(32, nonces.size(), "32 fresh namespaces, 32 random nonces: " + nonces);
+    }
+
+    @Test
     void theDefaultOwnerNamesTheHostOrSaysHostWhenItIsUnsetOrBlank() {
         String pid = "/" + ProcessHandle.current().pid() + "/";
         assertTrue(LeaseBuilder.defaultOwner("api-7").startsWith("api-7" + pid));

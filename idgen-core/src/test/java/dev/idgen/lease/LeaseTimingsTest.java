@@ -136,5 +136,7 @@ class LeaseTimingsTest {
         assertEquals(2, LeaseTimings.minus(-5, -7));
         assertEquals(Long.MIN_VALUE, LeaseTimings.minus(Long.MIN_VALUE, 1));
         assertEquals(Long.MAX_VALUE, LeaseTimings.minus(Long.MAX_VALUE, -1));
+        // 0 - MIN_VALUE is 2^63, one past the largest long: it saturates up, though the first operand is not positive
+        assertEquals(Long.MAX_VALUE, LeaseTimings.minus(0, Long.MIN_VALUE));
     }
 }

@@ -173,6 +173,23 @@ class ReclaimTest {
         assertEquals(a.token(), copy.token());
     }
 
+    @Test
+    void aHolderThatMustMoveMovesOntoTheLayoutsTopIdAndStampsIt() {
+        // Twitter's top id is 1023; the range 1022..1023 leaves A only that one when its own is taken
+        StoreLease a = f.lease("A").minMachineId(1_022).maxMachineId(1_023).acquire();
+        assertEquals(1_022, a.machineId());
+        SnowflakeGenerator g = f.ids(a);
+        g.nextLong();
+        f.clock.advance(TTL + 1);
+        StoreLease b = f.lease("B").minMachineId(1_022).maxMachineId(1_023).machineId(1_022).acquire();
+        Set<Long> bIds = make(f.ids(b), 10);
+        assertTrue(a.renewNow(), a.state());
+        assertEquals(1_023, a.machineId());
+        long id = g.nextLong();
+        assertEquals(1_023, g.decode(id).machineId(), "the generator takes the layout's top id");
+        assertFalse(bIds.contains(id));
+    }
+
     /** A generator's view that keeps its machine id for life, as a generator built for one id does. */
     private static final class FixedIdUser implements MachineIdUser {
         long fence = Long.MIN_VALUE;

@@ -96,4 +96,13 @@ class MachineIdsTest {
                         () -> MachineIds.fromVariable("MACHINE_ID", 1023, Map.of("MACHINE_ID", "a b\u007f")))
                 .getMessage());
     }
+
+    @Test
+    void aFixedIdSaysWhatItIs() {
+        MachineIdLease zero = MachineIdLease.fixed(0);
+        assertEquals(0, zero.machineId(), "0 is an id like any other");
+        assertTrue(zero.isHeld());
+        assertEquals("fixed machine id 0", zero.toString());
+        assertEquals("fixed machine id 7", MachineIdLease.fixed(7).toString());
+    }
 }

@@ -20,7 +20,7 @@ package dev.idgen.index.model;
  *       into the last 1/16 of the page, and when it splits the page, the page splits at the insert
  *       point (the new record and at most one record after it stay; the rest moves to a new page).
  *       Any other insert into a full page splits it in the middle record. This is why interleaved
- *       writers of time-ordered keys leave InnoDB pages half empty;</li>
+ *       free-running writers of time-ordered keys leave InnoDB pages half empty;</li>
  *   <li>{@link #SQLITE}: a {@code WITHOUT ROWID} table's B-tree, 4 KiB pages, 8-byte leaf header,
  *       2-byte cell pointers; a full leaf is balanced with its neighbours as SQLite's
  *       {@code balance_nonroot} does. A row too large for its cell keeps its first bytes there and

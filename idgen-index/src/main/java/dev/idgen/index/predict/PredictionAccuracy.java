@@ -121,14 +121,15 @@ public final class PredictionAccuracy {
     }
 
     /**
-     * The narrowest range of engine ÷ predicted that holds at least {@link #SHARE} of the runs
-     * (all of them below 10 runs), rounded outward to 4 decimals.
+     * The narrowest range of engine ÷ predicted that holds {@link #SHARE} of one run more than were
+     * recorded (the rank a run not yet recorded needs to fall inside 9 times in 10, were the runs
+     * alike; all of them below 19 runs), rounded outward to 4 decimals.
      */
     static double[] band(double[] ratios) {
         double[] r = ratios.clone();
         Arrays.sort(r);
         int n = r.length;
-        int k = (int) Math.ceil(SHARE * n - 1e-9);
+        int k = Math.min(n, (int) Math.ceil(SHARE * (n + 1) - 1e-9));
         int best = 0;
         for (int i = 1; i + k <= n; i++) {
             if (r[i + k - 1] - r[i] < r[best + k - 1] - r[best]) {

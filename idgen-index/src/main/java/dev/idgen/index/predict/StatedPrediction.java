@@ -48,6 +48,6 @@ public record StatedPrediction(Prediction prediction, PredictionAccuracy.Verdict
         PredictionAccuracy.Tally t = verdict.basis();
         return t == null ? "The range is the simulations' spread (no recorded run of the class to measure it on)."
                 : "The range is where the engine's leaf pages fell, around the prediction, on 9 in 10 recorded runs of the class"
-                        + " (all of them below 10 runs).";
+                        + " (all of them below 19 runs).";
     }
 }

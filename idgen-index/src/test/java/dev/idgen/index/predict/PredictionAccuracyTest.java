@@ -133,20 +133,21 @@ class PredictionAccuracyTest {
         assertTrue(seqFirst.keySentence().startsWith("a known miss, not calibrated: this key on 3 recorded runs 1 within 10 %"),
                 seqFirst.keySentence());
         Prediction p = new Prediction(new long[] {100}, new double[] {0.5});
-        assertArrayEquals(new long[] {100, 140}, seqFirst.range(p), "its own runs' range, all of them below 10 runs");
+        assertArrayEquals(new long[] {100, 140}, seqFirst.range(p), "its own runs' range, all of them below 19 runs");
         // a parsed table says what the computed one says
         assertEquals(a.table(), PredictionAccuracy.parse(a.table()).table());
     }
 
     @Test
-    void theBandIsTheNarrowestHoldingNineInTen() {
+    void theBandIsTheNarrowestHoldingNineInTenOfOneRunMore() {
         double[] ratios = new double[20];
         for (int i = 0; i < 20; i++) {
             ratios[i] = 1 + i / 100.0;
         }
-        ratios[0] = 0.5; // one far below and one far above: 18 of 20 left
-        ratios[19] = 2.0;
-        assertArrayEquals(new double[] {1.01, 1.18}, PredictionAccuracy.band(ratios), 1e-9);
+        ratios[0] = 0.5; // one far below: 19 of 20 left, 0.9 x 21 = 18.9 needed
+        assertArrayEquals(new double[] {1.01, 1.19}, PredictionAccuracy.band(ratios), 1e-9);
+        ratios[19] = 2.0; // and one far above: one of them must stay in; 0.5 is the nearer
+        assertArrayEquals(new double[] {0.5, 1.18}, PredictionAccuracy.band(ratios), 1e-9);
         assertArrayEquals(new double[] {0.9, 1.1}, PredictionAccuracy.band(new double[] {1.1, 0.9, 1.0}), 1e-9);
     }
 

@@ -4,6 +4,7 @@
  * machine ids ({@link dev.idgen.testkit.gen.Layouts}), clock scripts
  * ({@link dev.idgen.testkit.gen.ClockScripts}), and a runner that names the seed of a failing case
  * ({@link dev.idgen.testkit.gen.Seeds}). Seeded ID streams from several generators are idgen-index's
- * {@code dev.idgen.index.model.IdStreams} (the index model is fed by them).
+ * {@code dev.idgen.index.model.IdStreams} (the index model is fed by them); the testkit does not
+ * depend on idgen-index.
  */
 package dev.idgen.testkit.gen;

@@ -1,4 +1,4 @@
-package dev.idgen.testkit.gen;
+package dev.idgen.index.model;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import dev.idgen.snowflake.SnowflakeLayout;
 import dev.idgen.testkit.check.IdChecks;
 import dev.idgen.testkit.check.UuidChecks;
-import dev.idgen.index.model.IdStreams;
+import dev.idgen.testkit.gen.Seeds;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
