@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -41,6 +42,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Repeats of one
  * workload on the engine differ by up to 15 % themselves (see {@code repeats/}).
  */
+@Tag("slow")
 class WorkloadPredictorTest {
 
     static final double TARGET = 0.10;
