@@ -200,4 +200,36 @@ class ClaimTest {
         }
         assertEquals(T0 + 100 + a.machineId(), f.memory.records().get(a.machineId()).markMillis());
     }
+
+    @Test
+    void aClaimThatFindsSixteenFreeIdsInItsFirstReadReadsNoFurther() {
+        FaultyStore s = f.store();
+        namespaceOfHeldIds(SnowflakeLayout.SONYFLAKE, 2_047);
+        for (long id = 1_008; id < 1_024; id++) { // the last 16 ids of the first read of 1,024
+            expire(id);
+        }
+        StoreLease a = f.lease(s, "A").layout(SnowflakeLayout.SONYFLAKE).maxMachineId(2_047).acquire();
+        assertEquals(1_008, a.machineId());
+        assertEquals(1, s.reads, "16 free ids are enough to try; ids 1,024..2,047 are not read");
+    }
+
+    @Test
+    void aLeaseWhoseOwnIdEndsTheFirstReadReadsNoFurtherWhenItIsFreeAmongSixteen() {
+        FaultyStore s = f.store();
+        namespaceOfHeldIds(SnowflakeLayout.SONYFLAKE, 2_047);
+        expire(1_023);
+        StoreLease a = f.lease(s, "A").layout(SnowflakeLayout.SONYFLAKE).maxMachineId(2_047).acquire();
+        assertEquals(1_023, a.machineId());
+        f.clock.advance(TTL + 1); // A paused past its term: its id was taken and given back meanwhile
+        LeaseRecord mine = f.memory.records().get(1_023L);
+        f.memory.replace(1_023, mine.nonce(), new LeaseRecord("rival", 2, mine.nonce() + 1, T0 + TTL, T0, 700));
+        for (long id = 1_008; id < 1_023; id++) {
+            expire(id);
+        }
+        int before = s.reads;
+        assertTrue(a.renewNow(), a.state());
+        assertEquals(1_023, a.machineId(), "its own id, free again");
+        // one read finds the record is not A's any more, one read of ids 0..1,023 finds 16 free, its own among them
+        assertEquals(2, s.reads - before);
+    }
 }

@@ -28,6 +28,8 @@ final class FaultyStore implements LeaseStore {
     volatile long restartedAt = Long.MIN_VALUE;
     /** While set, time() tells this latch it was entered, then waits for the second one (a store that hangs). */
     volatile java.util.concurrent.CountDownLatch[] hangTime;
+    /** How many reads of records reached the store. */
+    volatile int reads;
     /** How many replaces reached the store. */
     volatile int replaces;
     /** The replace with this number (1, 2, ...) lands, and its answer is lost. */
@@ -122,6 +124,7 @@ final class FaultyStore implements LeaseStore {
         if (toId - fromId + 1 > 1024) {
             throw new IllegalArgumentException("read of ids " + fromId + ".." + toId + ": the SPI allows 1024 at most");
         }
+        reads++;
         SortedMap<Long, LeaseRecord> found = store.read(fromId, toId);
         Runnable after = afterRead;
         if (after != null) {

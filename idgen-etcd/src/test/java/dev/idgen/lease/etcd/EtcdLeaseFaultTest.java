@@ -11,6 +11,7 @@ import io.etcd.jetcd.Client;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Test;
  * and a three-member cluster losing the member (the leader) the client talks to. Each prints the
  * times it measured.
  */
+@Tag("slow")
 class EtcdLeaseFaultTest {
 
     private static final SnowflakeLayout LAYOUT = SnowflakeLayout.TWITTER;
@@ -228,6 +230,9 @@ class EtcdLeaseFaultTest {
                 thread.join(5_000);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
+            }
+            if (thread.isAlive()) {
+                throw new AssertionError("the ID-making thread did not stop within 5 s of being told to");
             }
         }
     }

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.Timeout;
  * ports and data dir, five times: every grant is kept (etcd syncs its write-ahead log before it
  * acknowledges a write, unless started with {@code --unsafe-no-fsync}).
  */
+@Tag("slow")
 class EtcdStoreCrashTest {
 
     private static final int KILLS = 5;

@@ -21,6 +21,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import java.util.zip.GZIPInputStream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -43,6 +44,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * that order and are replayed as they are: the strongest evidence, since neither the keys nor
  * their order is reconstructed.
  */
+@Tag("slow")
 class RealEngineCalibrationTest {
 
     /** The bound the model keeps on every recorded run. */

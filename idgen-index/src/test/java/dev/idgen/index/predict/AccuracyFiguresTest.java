@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.Test;
  * docs/index-real.md is the one these runs give. Rewrite the docs table with
  * {@code -Didgen.index.writeAccuracy=true}, as {@code accuracy.tsv}.
  */
+@Tag("slow")
 class AccuracyFiguresTest {
 
     private static final Path DOC = Path.of("../docs/index-real.md");

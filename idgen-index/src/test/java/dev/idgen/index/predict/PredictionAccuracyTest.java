@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.Test;
  * <p>To rewrite the table after the model or the runs changed: {@code mvn -pl idgen-index test
  * -Dtest=PredictionAccuracyTest -Didgen.index.writeAccuracy=true}, then read the diff.
  */
+@Tag("slow")
 class PredictionAccuracyTest {
 
     private static final Path TABLE = Path.of("src/main/resources/dev/idgen/index/predict/accuracy.tsv");

@@ -90,6 +90,8 @@ final class RecordedRuns {
         m.put("repeats/runs.jsonl", Use.SEEN);
         m.put("writers-8-16-32/runs.jsonl", Use.HELD_OUT);
         m.put("500k/runs.jsonl", Use.SEEN);
+        m.put("batch/fitted.jsonl", Use.FITTED);
+        m.put("batch/held-out.jsonl", Use.HELD_OUT);
         return m;
     }
 

@@ -1,79 +1,22 @@
 package dev.idgen.jcstress.lincheck;
 
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import org.jetbrains.lincheck.LincheckAssertionError;
-import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
 /**
- * Lincheck's model checker explores thread interleavings of random scenarios (2 threads, a few
- * {@code next()} and {@code tick()} calls each, plus calls before and after) and requires every
- * outcome to match some sequential order of {@link TickCounterSpec} (of a plain counter for the
- * segment generator), consistent with real time.
+ * The Lincheck checks at full size: 20 scenarios x at most 1,000 interleavings a check (half of each
+ * for the segment generator). Minutes on two cores, so in the slow tier: tag {@code slow}, run by
+ * {@code .ci/run}.
  */
-class LinearizabilityTest {
+@Tag("slow")
+class LinearizabilityTest extends LinearizabilityChecks {
 
-    /** Scenarios per check, and interleavings explored per scenario (at most). */
-    private static final int SCENARIOS = 20;
-    private static final int INVOCATIONS = 1_000;
-
-    private static ModelCheckingOptions options(Class<?> spec) {
-        return new ModelCheckingOptions()
-                .iterations(SCENARIOS)
-                .invocationsPerIteration(INVOCATIONS)
-                .threads(2)
-                .actorsPerThread(3)
-                .actorsBefore(2)
-                .actorsAfter(1)
-                .sequentialSpecification(spec);
+    @Override
+    int scenarios() {
+        return 20;
     }
 
-    @Test
-    void snowflakeTwitterLayoutIsLinearizable() {
-        options(Targets.TwitterSpec.class).check(Targets.SnowflakeTwitter.class);
-    }
-
-    @Test
-    void snowflakeWithSequenceExhaustionIsLinearizable() {
-        options(Targets.TwoBitSpec.class).check(Targets.SnowflakeTwoBit.class);
-    }
-
-    @Test
-    void monotonicUuidV7IsLinearizable() {
-        options(Targets.V7Spec.class).check(Targets.V7.class);
-    }
-
-    @Test
-    void uuidV7CounterRolloverIsLinearizable() {
-        options(Targets.V7RolloverSpec.class).check(Targets.V7Rollover.class);
-    }
-
-    /**
-     * The segment generator's waits go through a lock and a condition, whose interleavings cost the
-     * model checker far more than a CAS loop: half the scenarios, half the interleavings each.
-     */
-    private static ModelCheckingOptions segmentOptions() {
-        return options(Targets.CountingSpec.class).iterations(SCENARIOS / 2).invocationsPerIteration(INVOCATIONS / 2);
-    }
-
-    @Test
-    void segmentGeneratorIsLinearizable() {
-        segmentOptions().check(Targets.Segments.class);
-    }
-
-    @Test
-    void segmentGeneratorWithoutPrefetchIsLinearizable() {
-        segmentOptions().check(Targets.SegmentsNoPrefetch.class);
-    }
-
-    @Test
-    void theBrokenGeneratorIsCaught() {
-        LincheckAssertionError failure = assertThrows(LincheckAssertionError.class,
-                () -> options(Targets.TwoBitSpec.class).check(Targets.RacyTwoBit.class),
-                "Lincheck must find the lost update in the read-then-write generator");
-        assertTrue(failure.getMessage().contains("Invalid execution results"),
-                "the failure must be a wrong result, not a crash: " + failure.getMessage());
+    @Override
+    int invocations() {
+        return 1_000;
     }
 }

@@ -21,6 +21,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -32,6 +33,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * before B can claim the restored row. Timings: ttl 3 s, renew 400 ms, margin 300 ms, skew 400 ms.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
+@Tag("slow")
 class JdbcFailoverTest {
 
     private final List<Runnable> cleanup = new ArrayList<>();

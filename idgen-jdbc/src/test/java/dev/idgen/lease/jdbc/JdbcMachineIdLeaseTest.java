@@ -27,6 +27,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -232,6 +233,7 @@ class JdbcMachineIdLeaseTest {
      */
     @ParameterizedTest
     @EnumSource(TestDatabase.class)
+    @Tag("slow")
     void aTableOfAnEarlierVersionKeepsItsRowsAndTrustsNoOtherIdForOneTtl(TestDatabase db) throws Exception {
         TestDatabase.Switchable ds = db.dataSource();
         String table = table(db);

@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.EnabledOnOs;
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.condition.OS;
  */
 @EnabledOnOs(OS.LINUX)
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
+@Tag("slow")
 class ProcessPauseTest {
 
     @Test

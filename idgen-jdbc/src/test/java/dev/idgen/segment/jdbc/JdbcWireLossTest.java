@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -23,6 +24,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * counter in the database has moved by the step (the commit happened), and every later grant, and
  * every number a generator hands out, lies above it.
  */
+@Tag("slow")
 class JdbcWireLossTest {
 
     @ParameterizedTest

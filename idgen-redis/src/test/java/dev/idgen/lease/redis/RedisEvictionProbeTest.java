@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.Timeout;
  * evicted id starts above everything its holder made.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
+@Tag("slow")
 class RedisEvictionProbeTest {
 
     @Test

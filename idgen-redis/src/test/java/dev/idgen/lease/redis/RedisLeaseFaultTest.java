@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.Timeout;
  * older snapshot, flushed. Real time, bounded; ttl 3 s.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
+@Tag("slow")
 class RedisLeaseFaultTest {
 
     private static final Duration TTL = Duration.ofMillis(3000);

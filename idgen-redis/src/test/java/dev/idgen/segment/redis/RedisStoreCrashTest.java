@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.Timeout;
  * naming the setting. A run that accepts a server without persistence shows the repeats the
  * refusal prevents.
  */
+@Tag("slow")
 class RedisStoreCrashTest {
 
     private static final int KILLS = 5;

@@ -24,6 +24,7 @@ import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -141,6 +142,7 @@ class ZkMachineIdLeaseTest {
     }
 
     @Test
+    @Tag("slow")
     void aStoppedServerFencesTheHolderByTimeAndWhenBackTheSameIdGoesOn() throws Exception {
         String path = zk.freshPath("outage");
         ZkMachineIdLease lease = zk.track(lease(zk.client(), path).acquire());

@@ -44,14 +44,22 @@ class ZkSegmentSourceTest {
     @AfterEach
     void stop() throws Exception {
         Collections.reverse(cleanup);
+        Exception failed = null; // every client closed, then the first failure fails the test
         for (AutoCloseable c : cleanup) {
             try {
                 c.close();
             } catch (Exception e) {
-                // best effort
+                if (failed == null) {
+                    failed = e;
+                } else {
+                    failed.addSuppressed(e);
+                }
             }
         }
         server.close();
+        if (failed != null) {
+            throw failed;
+        }
     }
 
     private CuratorFramework client() throws InterruptedException {
