@@ -18,10 +18,12 @@ import org.xml.sax.SAXException;
  * artifacts its poms depend on (the only ones a snippet's dependency may name).
  *
  * @param version the root pom's version
+ * @param released the last release ({@code idgen.release.latest} in the root pom's properties), or ""
+ *     before the first
  * @param modules artifactIds of the root pom and of every module it lists
  * @param externals {@code groupId:artifactId} of every dependency outside dev.idgen in those poms
  */
-record Reactor(String version, Set<String> modules, Set<String> externals) {
+record Reactor(String version, String released, Set<String> modules, Set<String> externals) {
 
     /** The group of every module of this reactor. */
     static final String GROUP = "dev.idgen";
@@ -43,12 +45,22 @@ record Reactor(String version, Set<String> modules, Set<String> externals) {
             modules.add(child(pom, "artifactId"));
             collect(pom, externals);
         }
-        return new Reactor(child(top, "version"), Set.copyOf(modules), Set.copyOf(externals));
+        Element properties = null;
+        for (Node n = top.getFirstChild(); n != null; n = n.getNextSibling()) {
+            if (n instanceof Element e && e.getTagName().equals("properties")) {
+                properties = e;
+            }
+        }
+        String released = properties == null ? "" : child(properties, "idgen.release.latest");
+        return new Reactor(child(top, "version"), released, Set.copyOf(modules), Set.copyOf(externals));
     }
 
-    /** The version a snippet may write: this one, or the release it becomes (no -SNAPSHOT). */
+    /**
+     * The version a snippet may write: this one, the release it becomes (no -SNAPSHOT), or the last
+     * release, which is what a user can depend on while this one is being built.
+     */
     boolean isOurVersion(String v) {
-        return v.equals(version) || v.equals(version.replace("-SNAPSHOT", ""));
+        return v.equals(version) || v.equals(version.replace("-SNAPSHOT", "")) || (!released.isEmpty() && v.equals(released));
     }
 
     private static void collect(Element pom, Set<String> externals) {

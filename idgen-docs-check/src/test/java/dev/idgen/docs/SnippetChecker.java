@@ -283,7 +283,8 @@ final class SnippetChecker {
                 }
                 if (!version.isEmpty() && !reactor.isOurVersion(version)) {
                     problems.add(where + ": version " + version + " of dev.idgen:" + artifact
-                            + " is not the project's " + reactor.version());
+                            + " is not the project's " + reactor.version()
+                            + (reactor.released().isEmpty() ? "" : " nor its last release " + reactor.released()));
                 }
             } else if (!reactor.externals().contains(group + ":" + artifact)) {
                 problems.add(where + ": " + group + ":" + artifact + " is no artifact this reactor uses");
