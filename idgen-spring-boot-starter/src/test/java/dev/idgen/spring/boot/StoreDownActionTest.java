@@ -13,6 +13,7 @@ import java.util.stream.Stream;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -26,8 +27,10 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
  * the store, the setting its address came from (the starter's {@code idgen.machine-id.<store>.*}
  * property, or the application's client bean) and ask whether the server is running, not send the
  * user to the idgen settings in general. For each store: the lease as the source, a fixed id
- * checked in the store, and the application's own client.
+ * checked in the store, and the application's own client. Slow tier: each client waits out its
+ * connect or call timeout against the closed port (about 14 s in all).
  */
+@Tag("slow")
 class StoreDownActionTest {
 
     /** What the row sets up on a closed port, and what the Action must say. */
